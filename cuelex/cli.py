@@ -1,0 +1,141 @@
+"""Command line: ``cuelex demo``, ``cuelex extract FILE...`` and the subcommands other modules add."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from importlib import resources as importlib_resources
+from pathlib import Path
+
+from .api import get_engine, to_frame
+from .corpus import Document, InputError, Problem, read_documents
+from .levels import CUE_LEVELS
+from .records import CueTargetPair
+from .schema import ResourceError
+
+log = logging.getLogger("cuelex")
+
+
+def demo_corpus_path() -> Path:
+    """The embedded demo corpus: 207 ACI-BENCH clinical notes (CC BY 4.0, see ACI_BENCH_README.md)."""
+    return Path(str(importlib_resources.files("cuelex.data").joinpath("aci_bench_notes.jsonl")))
+
+
+def _extract_docs(docs: Sequence[Document] | object, engine) -> tuple[list[CueTargetPair], int]:  # type: ignore[no-untyped-def]
+    pairs: list[CueTargetPair] = []
+    n = 0
+    for doc in docs:  # type: ignore[attr-defined]
+        n += 1
+        pairs.extend(engine.extract(doc.text, doc_id=doc.id))
+    return pairs, n
+
+
+def _summary(pairs: list[CueTargetPair], n_docs: int, seconds: float) -> str:
+    levels = Counter(p.level for p in pairs)
+    cues = Counter(p.cue_text.lower() for p in pairs)
+    lines = [
+        f"documents: {n_docs}   cue-target pairs: {len(pairs)}   "
+        f"({n_docs / seconds:.0f} documents/s)" if seconds > 0 else f"documents: {n_docs}   pairs: {len(pairs)}",
+        "pairs per level: " + ", ".join(f"{lv.value} {levels.get(lv, 0)}" for lv in CUE_LEVELS),
+        "most frequent cues: " + ", ".join(f"{c!r} {k}" for c, k in cues.most_common(8)),
+    ]
+    return "\n".join(lines)
+
+
+def _write_pairs(pairs: list[CueTargetPair], out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    suffix = out.suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        with open(out, "w", encoding="utf-8") as fh:
+            for p in pairs:
+                fh.write(json.dumps(p.model_dump(mode="json"), ensure_ascii=False) + "\n")
+    elif suffix == ".csv":
+        to_frame(pairs).to_csv(out, index=False)
+    else:
+        raise InputError(f"{out}: output must end in .csv or .jsonl")
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    engine = get_engine()
+    t0 = time.perf_counter()
+    docs = list(read_documents(demo_corpus_path()))
+    pairs, n = _extract_docs(docs, engine)
+    seconds = time.perf_counter() - t0
+    out = Path(args.output)
+    _write_pairs(pairs, out)
+    print("cuelex demo: ACI-BENCH clinical notes (CC BY 4.0), embedded lexicons and rules")
+    print(_summary(pairs, n, seconds))
+    print(f"pairs written to {out}")
+    return 0
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    engine = get_engine(args.lexicons, args.rules, args.extra_lexicon or ())
+    problems: list[Problem] = []
+    pairs: list[CueTargetPair] = []
+    n = 0
+    t0 = time.perf_counter()
+    for f in args.files:
+        docs = read_documents(f, text_col=args.text_col, id_col=args.id_col, problems=problems)
+        got, k = _extract_docs(docs, engine)
+        pairs.extend(got)
+        n += k
+    seconds = time.perf_counter() - t0
+    if args.output:
+        _write_pairs(pairs, Path(args.output))
+    else:
+        to_frame(pairs).to_csv(sys.stdout, index=False)
+    print(_summary(pairs, n, seconds), file=sys.stderr)
+    for problem in problems:
+        print(f"skipped: {problem}", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cuelex", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv: DEBUG)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("demo", help="extract pairs from the embedded demo corpus and print a summary")
+    p.add_argument("-o", "--output", default="out/demo_pairs.csv", help="CSV or JSONL file for the pairs")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("extract", help="extract cue-target pairs from .txt/.csv/.jsonl files or folders")
+    p.add_argument("files", nargs="+", help="inputs: .txt, folder of .txt, .csv/.tsv/.jsonl (optionally .gz)")
+    p.add_argument("-o", "--output", help="output .csv or .jsonl (default: CSV on stdout)")
+    p.add_argument("--text-col", default="text", help="text column of CSV/JSONL inputs (default: text)")
+    p.add_argument("--id-col", default=None, help="document id column (default: id or note_id if present)")
+    p.add_argument("--lexicons", default=None, help="lexicon file or folder replacing the shipped lexicons")
+    p.add_argument("--extra-lexicon", action="append", help="lexicon file added to the shipped ones")
+    p.add_argument("--rules", default=None, help="rules folder replacing the shipped rules")
+    p.set_defaults(func=cmd_extract)
+
+    for module in ("cuelex.vocab",):
+        try:
+            mod = __import__(module, fromlist=["add_vocab_subparser"])
+        except ImportError:
+            continue
+        if hasattr(mod, "add_vocab_subparser"):
+            mod.add_vocab_subparser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    level = logging.WARNING if args.verbose == 0 else logging.INFO if args.verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args.func(args) or 0)
+    except (InputError, ResourceError, ValueError, TypeError, FileNotFoundError) as exc:
+        print(f"cuelex: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""The ``cuelex`` spaCy pipeline component (factory registered through an entry point)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from .api import get_engine
+from .extensions import ASSESS_KEY, PAIRS_KEY, register_extensions
+
+register_extensions()
+
+DEFAULT_CONFIG = {
+    "lexicons": None,
+    "rules_dir": None,
+    "extra_lexicons": [],
+    "use_doc_sents": True,
+    "assess_ents": True,
+    "spans_key": "cuelex",
+}
+
+
+class CuelexComponent:
+    """Finds cue–target pairs in each Doc (``Doc._.cue_pairs``) and rates the Doc's entities.
+
+    When the Doc already has sentence boundaries (medSpaCy's sentence splitter, a parser) they are
+    used; otherwise cuelex's clinical splitter runs. When the Doc has entities (medSpaCy's
+    TargetMatcher or any NER), each gets ``Span._.uncertainty_level`` and ``Span._.uncertainty_cue``.
+    Cue and target spans are also written to ``doc.spans[spans_key]`` labelled with their level.
+    """
+
+    def __init__(
+        self,
+        nlp: Language,
+        name: str = "cuelex",
+        *,
+        lexicons: str | list[str] | None = None,
+        rules_dir: str | None = None,
+        extra_lexicons: list[str] | tuple[str, ...] = (),
+        use_doc_sents: bool = True,
+        assess_ents: bool = True,
+        spans_key: str | None = "cuelex",
+    ):
+        self.name = name
+        self.lexicons = lexicons
+        self.rules_dir = rules_dir
+        self.extra_lexicons = list(extra_lexicons)
+        self.use_doc_sents = use_doc_sents
+        self.assess_ents = assess_ents
+        self.spans_key = spans_key
+        self.engine = get_engine(lexicons, rules_dir, self.extra_lexicons)
+
+    def __call__(self, doc: Doc) -> Doc:
+        text = doc.text
+        sents = None
+        if self.use_doc_sents and doc.has_annotation("SENT_START"):
+            sents = [(s.start_char, s.end_char) for s in doc.sents]
+        pairs = self.engine.extract(text, sentences=sents)
+        doc.user_data[PAIRS_KEY] = [p.model_dump(mode="json") for p in pairs]
+        if self.spans_key:
+            spans = []
+            for p in pairs:
+                span = doc.char_span(p.target_start, p.target_end, label=str(p.level), alignment_mode="expand")
+                if span is not None:
+                    spans.append(span)
+            doc.spans[self.spans_key] = spans
+        if self.assess_ents and doc.ents:
+            found = self.engine.assess(text, [(e.start_char, e.end_char) for e in doc.ents], sentences=sents)
+            doc.user_data[ASSESS_KEY] = {
+                f"{a.start}:{a.end}": {
+                    "level": a.level.value,
+                    "cue": a.cue.model_dump(mode="json") if a.cue else None,
+                }
+                for a in found
+            }
+        return doc
+
+
+@Language.factory("cuelex", default_config=DEFAULT_CONFIG)
+def make_cuelex(
+    nlp: Language,
+    name: str,
+    lexicons: str | list[str] | None,
+    rules_dir: str | None,
+    extra_lexicons: list[str],
+    use_doc_sents: bool,
+    assess_ents: bool,
+    spans_key: str | None,
+) -> CuelexComponent:
+    """spaCy factory: ``nlp.add_pipe("cuelex", config={...})``."""
+    return CuelexComponent(
+        nlp,
+        name,
+        lexicons=lexicons,
+        rules_dir=rules_dir,
+        extra_lexicons=extra_lexicons,
+        use_doc_sents=use_doc_sents,
+        assess_ents=assess_ents,
+        spans_key=spans_key,
+    )
+
+
+def load(**config: object) -> Language:
+    """A blank-English spaCy pipeline with the cuelex component (no model download).
+
+    Keyword arguments are the component's config (``lexicons``, ``rules_dir``, ``extra_lexicons``,
+    ``use_doc_sents``, ``assess_ents``, ``spans_key``); unknown keys raise a ValueError naming them.
+    """
+    unknown = sorted(set(config) - set(DEFAULT_CONFIG))
+    if unknown:
+        raise ValueError(f"unknown cuelex config key(s) {unknown}; known: {sorted(DEFAULT_CONFIG)}")
+    for key in ("lexicons", "rules_dir"):
+        if isinstance(config.get(key), Path):
+            config[key] = str(config[key])
+    if "extra_lexicons" in config:
+        config["extra_lexicons"] = [str(p) for p in config["extra_lexicons"]]  # type: ignore[union-attr]
+    nlp = spacy.blank("en")
+    nlp.add_pipe("cuelex", config=config)
+    return nlp

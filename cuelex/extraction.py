@@ -1,0 +1,699 @@
+"""Cue scan, scope and target extraction, coordination split, alternatives and conflict resolution.
+
+One regex scan (the ``regex`` module, POSIX leftmost-longest) finds cues, pseudo-cues, terminators
+and alternative markers; everything downstream works on character offsets into the original text,
+so every span it returns indexes that text exactly.
+"""
+
+from __future__ import annotations
+
+import logging
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import regex
+
+from .levels import Level, weaker
+from .records import Assessment, Cue, CueTargetPair, Direction
+from .resources import Resources, default_resources
+from .schema import CueEntry
+from .sentences import SentenceSplitter
+
+log = logging.getLogger(__name__)
+
+_TOKEN = regex.compile(r"\w+(?:['’.\-]\w+)*|[^\w\s]", regex.V1)
+_FLAGS = regex.IGNORECASE | regex.VERSION1
+
+# kinds of scan matches
+CUE, PSEUDO, TERM, ALT, NOTALT = "cue", "pseudo", "term", "alt", "notalt"
+
+
+def _wrap(pattern: str, word_boundaries: bool) -> str:
+    return rf"(?<!\w)(?:{pattern})(?!\w)" if word_boundaries else f"(?:{pattern})"
+
+
+@dataclass(frozen=True)
+class _Match:
+    start: int
+    end: int
+    kind: str
+    rule_id: str
+    entry: CueEntry | None = None
+
+
+@dataclass
+class _CueHit:
+    """A cue in one sentence, with its resolved level and direction."""
+
+    start: int
+    end: int
+    text: str
+    level: Level
+    direction: Direction
+    entry: CueEntry
+    rule_id: str
+    context_rule: str | None = None
+    is_alternative: bool = False
+
+    def as_cue(self) -> Cue:
+        return Cue(
+            text=self.text,
+            start=self.start,
+            end=self.end,
+            level=self.level,
+            rule_id=self.rule_id,
+            direction=self.direction,
+        )
+
+
+@dataclass
+class _Tok:
+    start: int
+    end: int
+    low: str
+
+
+@dataclass
+class _Reach:
+    """One cue reaching one target span (trimmed noun phrase) through its scope."""
+
+    cue: _CueHit
+    start: int
+    end: int
+    side: Direction
+    distance: int  # tokens between cue and target
+
+
+@dataclass
+class _AltGroup:
+    marker_start: int
+    marker_end: int
+    marker_text: str
+    rule_id: str
+    members: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class _SentenceAnalysis:
+    start: int
+    end: int
+    cues: list[_CueHit]
+    reaches: list[_Reach]
+    alt_groups: list[_AltGroup]
+
+
+class _WordList:
+    """A list of words and multi-word phrases, matched as token runs (longest first)."""
+
+    def __init__(self, items: Iterable[str]):
+        phrases: dict[str, list[tuple[str, ...]]] = {}
+        for item in items:
+            toks = tuple(t.lower() for t in _TOKEN.findall(str(item)))
+            if toks:
+                phrases.setdefault(toks[0], []).append(toks)
+        for key in phrases:
+            phrases[key].sort(key=len, reverse=True)
+        self._phrases = phrases
+
+    def match_at(self, toks: Sequence[_Tok], i: int, stop: int | None = None) -> int:
+        """Length in tokens of the longest item starting at ``toks[i]`` (0 if none)."""
+        stop = len(toks) if stop is None else stop
+        if i >= stop:
+            return 0
+        for phrase in self._phrases.get(toks[i].low, ()):
+            n = len(phrase)
+            if i + n <= stop and all(toks[i + k].low == phrase[k] for k in range(n)):
+                return n
+        return 0
+
+    def match_ending_at(self, toks: Sequence[_Tok], j: int, lo: int = 0) -> int:
+        """Length of the longest item ending at ``toks[j-1]`` (0 if none)."""
+        best = 0
+        for n in range(1, min(6, j - lo) + 1):
+            i = j - n
+            for phrase in self._phrases.get(toks[i].low, ()):
+                if len(phrase) == n and all(toks[i + k].low == phrase[k] for k in range(n)):
+                    best = n
+        return best
+
+    def __contains__(self, word: str) -> bool:
+        return any(len(p) == 1 for p in self._phrases.get(word, ()))
+
+
+class Engine:
+    """The rule engine behind ``cuelex.extract`` and ``cuelex.assess``. Immutable once built; picklable."""
+
+    def __init__(self, resources: Resources | None = None):
+        self.resources = resources or default_resources()
+        res = self.resources
+        self.splitter = SentenceSplitter(res.sentences)
+        self._entries = {c.id: c for c in res.cues}
+        groups: list[str] = []
+        self._group_info: list[tuple[str, str, CueEntry | None]] = []
+
+        def add(kind: str, rid: str, pattern: str, wb: bool, entry: CueEntry | None = None) -> None:
+            self._group_info.append((kind, rid, entry))
+            groups.append(f"(?P<g{len(groups)}>{_wrap(pattern, wb)})")
+
+        for c in res.cues:
+            add(ALT if c.id.startswith("alt.") else CUE, c.id, c.pattern, c.word_boundaries, c)
+        for r in res.pseudo_cues:
+            add(PSEUDO, r.id, r.pattern, r.word_boundaries)
+        for r in res.terminators:
+            add(TERM, r.id, r.pattern, r.word_boundaries)
+        for r in res.alternatives:
+            add(ALT, r.id, r.pattern, r.word_boundaries)
+        for r in res.not_alternatives:
+            add(NOTALT, r.id, r.pattern, r.word_boundaries)
+        self._scan = regex.compile("(?p)" + "|".join(groups), _FLAGS)
+        self._context = [
+            (
+                rule,
+                regex.compile(f"(?:{rule.preceded_by})\\Z", _FLAGS) if rule.preceded_by else None,
+                regex.compile(f"(?:{rule.followed_by})", _FLAGS) if rule.followed_by else None,
+            )
+            for rule in res.context
+        ]
+        t = res.targets
+        self._strip_leading = _WordList(t.strip_leading)
+        self._strip_trailing = _WordList(t.strip_trailing)
+        self._backward_skip = _WordList(t.backward_skip)
+        self._breakers = _WordList(t.phrase_breakers)
+        self._verbs = _WordList(t.clause_verbs)
+        self._subjects = _WordList(t.clause_subjects)
+        self._coord = _WordList(t.coordinators)
+        self._non_targets = frozenset(w.lower() for w in t.non_targets)
+
+    def __reduce__(self):  # rebuild from the (picklable) resources in the other process
+        return (Engine, (self.resources,))
+
+    # ------------------------------------------------------------------ scanning
+
+    def _scan_text(self, text: str) -> list[_Match]:
+        out = []
+        for m in self._scan.finditer(text):
+            if m.start() == m.end():
+                continue
+            kind, rid, entry = self._group_info[int(m.lastgroup[1:])]
+            out.append(_Match(m.start(), m.end(), kind, rid, entry))
+        return out
+
+    def sentences(self, text: str) -> list[tuple[int, int]]:
+        """Sentence spans of ``text`` from the clinical splitter."""
+        return self.splitter.split(text)
+
+    def _analyses(
+        self, text: str, sentences: Sequence[tuple[int, int]] | None
+    ) -> list[_SentenceAnalysis]:
+        spans = list(sentences) if sentences is not None else self.sentences(text)
+        matches = self._scan_text(text)
+        starts = [m.start for m in matches]
+        out = []
+        for s, e in spans:
+            lo, hi = bisect_left(starts, s), bisect_left(starts, e)
+            inside = [m for m in matches[lo:hi] if m.end <= e]
+            if not any(m.kind in (CUE, ALT) for m in inside):
+                continue
+            out.append(self._analyze_sentence(text, s, e, inside))
+        return out
+
+    # ------------------------------------------------------------------ per sentence
+
+    def _analyze_sentence(
+        self, text: str, s: int, e: int, matches: list[_Match]
+    ) -> _SentenceAnalysis:
+        toks = [
+            _Tok(s + m.start(), s + m.end(), m.group().lower()) for m in _TOKEN.finditer(text[s:e])
+        ]
+        tstarts = [t.start for t in toks]
+        tends = [t.end for t in toks]
+        cues: list[_CueHit] = []
+        alt_markers: list[_Match] = []
+        boundaries: list[tuple[int, int, str]] = []  # (start, end, rule id): terminators and cues
+        for m in matches:
+            if m.kind == CUE:
+                hit = self._make_cue(text, s, e, m)
+                cues.append(hit)
+                boundaries.append((m.start, m.end, m.rule_id))
+            elif m.kind == TERM:
+                boundaries.append((m.start, m.end, m.rule_id))
+            elif m.kind == ALT:
+                alt_markers.append(m)
+        boundaries.sort()
+        bstarts = [b[0] for b in boundaries]
+
+        def tok_range(a: int, b: int) -> tuple[int, int]:
+            """Token index range of tokens wholly inside [a, b)."""
+            return bisect_left(tstarts, a), bisect_right(tends, b)
+
+        reaches: list[_Reach] = []
+        for cue in cues:
+            k = bisect_right(bstarts, cue.start)
+            nxt = next((b for b in boundaries[k:] if b[0] >= cue.end), None)
+            f_end = nxt[0] if nxt else e
+            prev = [b for b in boundaries[: k - 1] if b[1] <= cue.start]
+            b_start = prev[-1][1] if prev else s
+            prev_rid = prev[-1][2] if prev else None
+            directions = self._directions(text, cue)
+            if Direction.FORWARD in directions:
+                i, j = tok_range(cue.end, f_end)
+                for a, b in self._forward_targets(toks, i, j):
+                    reaches.append(_Reach(cue, toks[a].start, toks[b - 1].end, Direction.FORWARD, a - i))
+            if Direction.BACKWARD in directions:
+                i, j = tok_range(b_start, cue.start)
+                found = self._backward_targets(toks, i, j, either=cue.direction is Direction.EITHER)
+                if not found and prev_rid and prev_rid.startswith("term.which") and prev:
+                    # "a nodule which is indeterminate": look past the relative pronoun
+                    k2 = len(prev) - 1
+                    b2 = prev[k2 - 1][1] if k2 >= 1 else s
+                    i2, j2 = tok_range(b2, prev[-1][0])
+                    if self._only_skippable(toks, tok_range(prev[-1][1], cue.start)):
+                        found = self._backward_targets(toks, i2, j2, either=False)
+                        j = j2
+                for a, b in found:
+                    reaches.append(_Reach(cue, toks[a].start, toks[b - 1].end, Direction.BACKWARD, j - b))
+        alt_groups = self._alternative_groups(text, toks, alt_markers, boundaries, s, e)
+        return _SentenceAnalysis(s, e, cues, reaches, alt_groups)
+
+    def _make_cue(self, text: str, s: int, e: int, m: _Match) -> _CueHit:
+        entry = m.entry
+        assert entry is not None
+        level = entry.level
+        ctx_id = None
+        for rule, before, after in self._context:
+            if entry.id not in rule.cue_ids:
+                continue
+            if before is not None and not before.search(text, s, m.start):
+                continue
+            if after is not None and not after.match(text, m.end, e):
+                continue
+            level, ctx_id = rule.set_level, rule.id
+            break
+        direction = entry.direction
+        return _CueHit(m.start, m.end, text[m.start : m.end], level, direction, entry, entry.id, ctx_id)
+
+    @staticmethod
+    def _directions(text: str, cue: _CueHit) -> tuple[Direction, ...]:
+        if cue.direction is Direction.FORWARD:
+            return (Direction.FORWARD,)
+        if cue.direction is Direction.BACKWARD:
+            return (Direction.BACKWARD,)
+        if cue.text == "?":
+            # "?PE" / "? PE" looks forward, "PE?" looks backward
+            attached = cue.start > 0 and text[cue.start - 1].isalnum()
+            return (Direction.BACKWARD,) if attached else (Direction.FORWARD,)
+        return (Direction.FORWARD, Direction.BACKWARD)
+
+    # ------------------------------------------------------------------ targets
+
+    def _is_punct(self, tok: _Tok) -> bool:
+        return not (tok.low[0].isalnum() or tok.low[0] == "_")
+
+    def _clause_start(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
+        """Does toks[i:j] start or contain a new clause (subject pronoun first, or a clause verb)?"""
+        if i < j and self._subjects.match_at(toks, i, j):
+            return True
+        return any(toks[k].low in self._verbs for k in range(i, j))
+
+    def _split_conjuncts(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int, str]]:
+        """Split toks[i:j] at commas and coordinators: (start, end, separator-before) parts."""
+        parts: list[tuple[int, int, str]] = []
+        start, sep = i, ""
+        k = i
+        while k < j:
+            low = toks[k].low
+            n = self._coord.match_at(toks, k, j)
+            if low == ",":
+                parts.append((start, k, sep))
+                # ", and" / ", or": the coordinator is the separator
+                n2 = self._coord.match_at(toks, k + 1, j)
+                start, sep = k + 1 + n2, ("coord" if n2 else "comma")
+                k = start
+                continue
+            if n:
+                parts.append((start, k, sep))
+                start, sep = k + n, "coord"
+                k = start
+                continue
+            k += 1
+        parts.append((start, j, sep))
+        return parts
+
+    def _noun_phrase(self, toks: Sequence[_Tok], i: int, j: int) -> tuple[int, int] | None:
+        """The target noun phrase at the start of toks[i:j] (strip leading words, cut at breakers)."""
+        while i < j:
+            n = self._strip_leading.match_at(toks, i, j)
+            if n:
+                i += n
+                continue
+            if self._is_punct(toks[i]):
+                i += 1
+                continue
+            break
+        k = i
+        limit = self.resources.targets.max_tokens
+        while k < j and k - i < limit:
+            tok = toks[k]
+            if self._is_punct(tok) and tok.low not in ("%", "'", "’", "/", "+", "#"):
+                break
+            if tok.low in self._breakers or (k > i and tok.low in self._verbs):
+                break
+            if k > i and self._breakers.match_at(toks, k, j) > 1:
+                break
+            k += 1
+        while k > i:
+            n = self._strip_trailing.match_ending_at(toks, k, i)
+            if n and n < k - i:
+                k -= n
+                continue
+            if self._is_punct(toks[k - 1]) and toks[k - 1].low != "%":
+                k -= 1
+                continue
+            break
+        if k <= i:
+            return None
+        words = [t.low for t in toks[i:k] if not self._is_punct(t)]
+        if not words or all(w in self._non_targets or w.isdigit() for w in words):
+            return None
+        if toks[i].low in self._verbs:
+            return None
+        return i, k
+
+    def _forward_targets(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int]]:
+        j = min(j, i + self.resources.targets.max_scope_tokens)
+        parts = self._split_conjuncts(toks, i, j)
+        out: list[tuple[int, int]] = []
+        has_coord = any(sep == "coord" for _, _, sep in parts)
+        max_part = self.resources.targets.max_conjunct_tokens
+        for idx, (a, b, sep) in enumerate(parts):
+            if idx > 0:
+                if b - a > max_part or a >= b or self._clause_start(toks, a, b):
+                    break
+                if sep == "comma" and not has_coord and b - a > 4:
+                    break
+            np = self._noun_phrase(toks, a, b)
+            if np is None:
+                if idx == 0 and a < b:
+                    # nothing usable right after the cue ("no, ..."): nothing further either
+                    break
+                continue
+            out.append(np)
+            # a breaker or clause inside the first part ends the list unless a coordinator follows
+            if np[1] < b and self._clause_start(toks, np[1], b):
+                break
+        return out
+
+    def _only_skippable(self, toks: Sequence[_Tok], rng: tuple[int, int]) -> bool:
+        i, j = rng
+        while j > i:
+            n = self._backward_skip.match_ending_at(toks, j, i)
+            if not n:
+                return False
+            j -= n
+        return True
+
+    def _backward_targets(
+        self, toks: Sequence[_Tok], i: int, j: int, either: bool
+    ) -> list[tuple[int, int]]:
+        i = max(i, j - self.resources.targets.max_scope_tokens)
+        # skip copulas and adverbs between the target and the cue
+        while j > i:
+            n = self._backward_skip.match_ending_at(toks, j, i)
+            if n:
+                j -= n
+                continue
+            break
+        if j <= i or toks[j - 1].low == ",":
+            return []  # "effusion, likely atelectasis": the cue looks forward only
+        parts = self._split_conjuncts(toks, i, j)
+        out: list[tuple[int, int]] = []
+        coord_seen = False
+        max_part = self.resources.targets.max_conjunct_tokens
+        for idx in range(len(parts) - 1, -1, -1):
+            a, b, sep = parts[idx]
+            last = idx == len(parts) - 1
+            if a >= b:
+                break
+            if last:
+                # the last clause verb or subject before the target starts the clause
+                for k in range(b - 1, a - 1, -1):
+                    if toks[k].low in self._verbs or self._breakers.match_at(toks, k, b) == 1 and k == a:
+                        a = k + 1
+                        break
+            else:
+                if b - a > max_part or self._clause_start(toks, a, b):
+                    break
+            np = self._noun_phrase(toks, a, b)
+            if np is None:
+                break
+            out.append(np)
+            if sep == "coord":
+                coord_seen = True
+            elif sep == "comma":
+                # "A, B and C are not seen": a comma list needs a coordinator after it
+                if not coord_seen:
+                    break
+            else:
+                break
+        out.reverse()
+        return out
+
+    # ------------------------------------------------------------------ alternatives
+
+    def _alternative_groups(
+        self,
+        text: str,
+        toks: Sequence[_Tok],
+        markers: list[_Match],
+        boundaries: list[tuple[int, int, str]],
+        s: int,
+        e: int,
+    ) -> list[_AltGroup]:
+        groups = []
+        tstarts = [t.start for t in toks]
+        tends = [t.end for t in toks]
+        for m in markers:
+            left_b = max((b[1] for b in boundaries if b[1] <= m.start), default=s)
+            right_b = min((b[0] for b in boundaries if b[0] >= m.end), default=e)
+            li, lj = bisect_left(tstarts, left_b), bisect_right(tends, m.start)
+            ri, rj = bisect_left(tstarts, m.end), bisect_right(tends, right_b)
+            entry = m.entry
+            both_sides = entry is None or entry.direction is not Direction.FORWARD
+            right = self._forward_targets(toks, ri, rj)
+            if not right:
+                continue
+            if both_sides:
+                left = self._backward_targets(toks, li, lj, either=False)
+                if not left:
+                    continue
+                # alternatives are short noun phrases on both sides of the marker
+                if toks[lj - 1].low == "," and (m.entry is None):
+                    continue
+                members = left + right
+            else:
+                members = right
+            groups.append(
+                _AltGroup(
+                    m.start,
+                    m.end,
+                    text[m.start : m.end],
+                    m.rule_id,
+                    [(toks[a].start, toks[b - 1].end) for a, b in members],
+                )
+            )
+        return groups
+
+    # ------------------------------------------------------------------ decisions
+
+    def _decide(
+        self, analysis: _SentenceAnalysis, start: int, end: int, own_cues: bool = False
+    ) -> tuple[_CueHit | None, Level, tuple[str, ...], Direction | None]:
+        """Deciding cue, level and modifiers for the span [start, end) in an analysed sentence."""
+        best: _Reach | None = None
+        for r in analysis.reaches:
+            if r.start < end and start < r.end:
+                if best is None or self._better(r, best):
+                    best = r
+        if best is None and own_cues:
+            # a cue inside the caller's span ("possible pneumonia" given as the target)
+            inner = [c for c in analysis.cues if start <= c.start and c.end <= end]
+            if inner:
+                c = inner[0]
+                best = _Reach(c, start, end, c.direction, 0)
+        modifiers: list[str] = []
+        cue = best.cue if best else None
+        level = cue.level if cue else Level.ASSERTED
+        side = best.side if best else None
+        if cue is not None and cue.context_rule:
+            modifiers.append(cue.context_rule)
+        for g in analysis.alt_groups:
+            if not any(a < end and start < b for a, b in g.members):
+                continue
+            if cue is not None and cue.start >= g.marker_start and cue.end <= g.marker_end:
+                continue
+            conf = self.resources.conflicts
+            if cue is not None and cue.level is Level.UL1 and conf.negation_governs_alternatives:
+                break
+            if cue is not None and cue.level is Level.HEDGED_ABSENT:
+                break
+            capped = weaker(level, conf.alternatives_cap)
+            if capped is not level or cue is None:
+                modifiers.append(g.rule_id)
+                if cue is None:
+                    entry = self._entries.get(g.rule_id)
+                    cue = _CueHit(
+                        g.marker_start,
+                        g.marker_end,
+                        g.marker_text,
+                        capped,
+                        Direction.EITHER,
+                        entry,  # type: ignore[arg-type]
+                        g.rule_id,
+                        is_alternative=True,
+                    )
+                    side = Direction.EITHER
+                level = capped
+            break
+        return cue, level, tuple(modifiers), side
+
+    def _better(self, a: _Reach, b: _Reach) -> bool:
+        if a.distance != b.distance:
+            return a.distance < b.distance
+        first = Direction.FORWARD if self.resources.conflicts.tie_break == "forward_first" else Direction.BACKWARD
+        if a.side != b.side:
+            return a.side is first
+        return a.cue.start < b.cue.start
+
+    # ------------------------------------------------------------------ public
+
+    def extract(
+        self,
+        text: str,
+        doc_id: str | None = None,
+        sentences: Sequence[tuple[int, int]] | None = None,
+    ) -> list[CueTargetPair]:
+        """All cue–target pairs of ``text`` (optionally with precomputed sentence spans)."""
+        _check_text(text)
+        pairs: list[CueTargetPair] = []
+        for an in self._analyses(text, sentences):
+            targets: dict[tuple[int, int], None] = {}
+            for r in an.reaches:
+                targets.setdefault((r.start, r.end))
+            for g in an.alt_groups:
+                for span in g.members:
+                    targets.setdefault(span)
+            sentence = text[an.start : an.end]
+            for ts, te in sorted(targets):
+                cue, level, mods, side = self._decide(an, ts, te)
+                if cue is None:
+                    continue
+                pairs.append(
+                    CueTargetPair(
+                        doc_id=doc_id,
+                        sentence=sentence,
+                        sentence_start=an.start,
+                        sentence_end=an.end,
+                        cue_text=cue.text,
+                        cue_start=cue.start,
+                        cue_end=cue.end,
+                        level=level,
+                        cue_level=cue.level,
+                        rule_id=cue.rule_id,
+                        direction=side or cue.direction,
+                        target_text=text[ts:te],
+                        target_start=ts,
+                        target_end=te,
+                        modifiers=mods,
+                    )
+                )
+        pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
+        return _drop_nested(pairs)
+
+    def assess(
+        self,
+        text: str,
+        spans: Sequence[tuple[int, int]],
+        sentences: Sequence[tuple[int, int]] | None = None,
+    ) -> list[Assessment]:
+        """The level of each caller-supplied target span, with the cue that decided it."""
+        _check_text(text)
+        checked = [_check_span(text, sp, k) for k, sp in enumerate(spans)]
+        sents = list(sentences) if sentences is not None else self.sentences(text)
+        analyses = {(a.start, a.end): a for a in self._analyses(text, sents)}
+        sstarts = [a for a, _ in sents]
+        out = []
+        for start, end in checked:
+            k = bisect_right(sstarts, start) - 1
+            an = None
+            if k >= 0:
+                sent = sents[k]
+                an = analyses.get((sent[0], sent[1]))
+                if an is not None and end > an.end:
+                    end_in = an.end
+                else:
+                    end_in = end
+            if an is None:
+                out.append(Assessment(start=start, end=end, text=text[start:end], level=Level.ASSERTED))
+                continue
+            cue, level, mods, _ = self._decide(an, start, end_in, own_cues=True)
+            out.append(
+                Assessment(
+                    start=start,
+                    end=end,
+                    text=text[start:end],
+                    level=level,
+                    cue=cue.as_cue() if cue else None,
+                    modifiers=mods,
+                )
+            )
+        return out
+
+
+def _drop_nested(pairs: list[CueTargetPair]) -> list[CueTargetPair]:
+    """Where two targets overlap, keep the one decided by the nearer cue (same level and cue: the longer)."""
+    out: list[CueTargetPair] = []
+    for p in pairs:
+        if out and p.target_start < out[-1].target_end:
+            q = out[-1]
+            if (q.cue_start, q.level) == (p.cue_start, p.level):
+                if p.target_end - p.target_start > q.target_end - q.target_start:
+                    out[-1] = p
+                continue
+            dq = _gap(q)
+            dp = _gap(p)
+            if dp < dq:
+                out[-1] = p
+            continue
+        out.append(p)
+    return out
+
+
+def _gap(p: CueTargetPair) -> int:
+    return max(p.target_start - p.cue_end, p.cue_start - p.target_end, 0)
+
+
+def _check_text(text: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+
+
+def _check_span(text: str, span: object, index: int) -> tuple[int, int]:
+    try:
+        start, end = span  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise TypeError(f"span {index} must be a (start, end) pair of ints, got {span!r}") from None
+    if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
+        raise TypeError(f"span {index} must be a (start, end) pair of ints, got {span!r}")
+    if not 0 <= start < end <= len(text):
+        raise ValueError(
+            f"span {index} ({start}, {end}) is not a non-empty range inside the text of length {len(text)}"
+        )
+    return start, end
+
+
+@lru_cache(maxsize=1)
+def default_engine() -> Engine:
+    """The engine on the shipped lexicons and rules, built once per process."""
+    return Engine(default_resources())

@@ -1,0 +1,100 @@
+"""The spaCy component: factory via entry point, Doc/Span extensions, pickling, medSpaCy pipelines."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+import spacy
+from spacy.tokens import Span
+
+import cuelex
+from cuelex import Level
+
+TEXT = "Possible right lower lobe pneumonia. No pleural effusion. Pulmonary embolism cannot be excluded."
+
+
+def test_load_returns_blank_english_with_component():
+    nlp = cuelex.load()
+    assert nlp.lang == "en" and nlp.pipe_names == ["cuelex"]
+    doc = nlp(TEXT)
+    pairs = doc._.cue_pairs
+    assert [(p.target_text, p.level) for p in pairs] == [
+        ("right lower lobe pneumonia", Level.UL3),
+        ("pleural effusion", Level.UL1),
+        ("Pulmonary embolism", Level.UL3),
+    ]
+    assert [s.label_ for s in doc.spans["cuelex"]] == ["UL3", "UL1", "UL3"]
+
+
+def test_load_rejects_unknown_config():
+    with pytest.raises(ValueError, match="unknown cuelex config"):
+        cuelex.load(lexicon="x")
+
+
+def test_factory_is_registered_by_name():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("cuelex")
+    assert nlp("No fever.")._.cue_pairs[0].level is Level.UL1
+
+
+def test_entry_point_registers_factory():
+    from importlib.metadata import entry_points
+
+    eps = [ep for ep in entry_points(group="spacy_factories") if ep.name == "cuelex"]
+    assert eps and eps[0].value == "cuelex.component:make_cuelex"
+
+
+def test_entities_get_uncertainty_level_and_cue():
+    nlp = cuelex.load()
+    doc = nlp.make_doc(TEXT)
+    doc.ents = [
+        doc.char_span(TEXT.index("pneumonia"), TEXT.index("pneumonia") + 9, label="PROBLEM"),
+        doc.char_span(TEXT.index("pleural"), TEXT.index("pleural") + 16, label="PROBLEM"),
+    ]
+    doc = nlp.get_pipe("cuelex")(doc)
+    levels = [e._.uncertainty_level for e in doc.ents]
+    assert levels == [Level.UL3, Level.UL1]
+    assert doc.ents[0]._.uncertainty_cue.text == "Possible"
+    other = Span(doc, 0, 1)
+    assert other._.uncertainty_level is None
+
+
+def test_doc_survives_serialisation():
+    nlp = cuelex.load()
+    doc = nlp(TEXT)
+    data = doc.to_bytes()
+    doc2 = spacy.tokens.Doc(nlp.vocab).from_bytes(data)
+    assert doc2._.cue_pairs == doc._.cue_pairs
+
+
+def test_pipeline_is_picklable():
+    nlp = cuelex.load()
+    nlp2 = pickle.loads(pickle.dumps(nlp))
+    assert nlp2(TEXT)._.cue_pairs == nlp(TEXT)._.cue_pairs
+
+
+@pytest.mark.slow
+def test_pipe_with_two_processes():
+    nlp = cuelex.load()
+    texts = [TEXT, "No fever.", "Atelectasis versus pneumonia."] * 4
+    single = [d._.cue_pairs for d in nlp.pipe(texts)]
+    multi = [d._.cue_pairs for d in nlp.pipe(texts, n_process=2, batch_size=3)]
+    assert multi == single
+
+
+def test_runs_inside_medspacy_pipeline_with_its_sentences_and_targets():
+    import medspacy
+    from medspacy.ner import TargetRule
+
+    nlp = medspacy.load(medspacy_enable=["medspacy_pyrush", "medspacy_target_matcher"])
+    nlp.get_pipe("medspacy_target_matcher").add(
+        [TargetRule("pneumonia", "PROBLEM"), TargetRule("pleural effusion", "PROBLEM")]
+    )
+    nlp.add_pipe("cuelex")
+    doc = nlp(TEXT)
+    assert {e.text: e._.uncertainty_level for e in doc.ents} == {
+        "pneumonia": Level.UL3,
+        "pleural effusion": Level.UL1,
+    }
+    assert len(doc._.cue_pairs) == 3
