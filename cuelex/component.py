@@ -1,7 +1,5 @@
 """The ``cuelex`` spaCy pipeline component (factory registered through an entry point)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import spacy

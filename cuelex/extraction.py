@@ -261,7 +261,11 @@ class Engine:
                 i, j = tok_range(cue.end, f_end)
                 for a, b in self._forward_targets(toks, i, j):
                     reaches.append(_Reach(cue, toks[a].start, toks[b - 1].end, Direction.FORWARD, a - i))
-            if Direction.BACKWARD in directions:
+            forward_found = bool(reaches) and reaches[-1].cue is cue
+            if Direction.BACKWARD in directions and not (
+                cue.direction is Direction.EITHER and forward_found
+            ):
+                # an "either" cue looks backward only when nothing follows it in its clause
                 i, j = tok_range(b_start, cue.start)
                 found = self._backward_targets(toks, i, j, either=cue.direction is Direction.EITHER)
                 if not found and prev_rid and prev_rid.startswith("term.which") and prev:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import level_of, pairs_of
+from _helpers import level_of, pairs_of
 
 import cuelex
 from cuelex import Level

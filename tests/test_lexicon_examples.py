@@ -60,7 +60,8 @@ def test_every_appendix_a_cue_is_in_the_lexicon():
         "UL5": ["?", "rule out", "to exclude", "evaluate for", "r/o", "monitor for", "workup for", "query",
                 "watch for", "follow up to exclude", "possible", "could be", "follow-up to exclude", "repeat ct"],
     }
-    assert sum(len(v) for v in appendix.values()) == 92
+    # the paper says 92 (UL3 N=31) but its UL3 list has 30 items; all 91 listed cues are here
+    assert sum(len(v) for v in appendix.values()) == 91
     scan = cuelex.get_engine()._scan
     missing = []
     for level, cues in appendix.items():
