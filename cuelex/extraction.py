@@ -8,12 +8,21 @@ so every span it returns indexes that text exactly.
 from __future__ import annotations
 
 import logging
+import re
+import string
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import regex
+
+try:  # the stdlib's regex parser, used only to find the first characters of each pattern
+    from re import _constants as _sre_constants
+    from re import _parser as _sre_parser
+except ImportError:  # Python 3.10
+    import sre_constants as _sre_constants  # type: ignore[no-redef]
+    import sre_parse as _sre_parser  # type: ignore[no-redef]
 
 from .levels import Level, weaker
 from .records import Assessment, Cue, CueTargetPair, Direction
@@ -32,6 +41,248 @@ CUE, PSEUDO, TERM, ALT, NOTALT = "cue", "pseudo", "term", "alt", "notalt"
 
 def _wrap(pattern: str, word_boundaries: bool) -> str:
     return rf"(?<!\w)(?:{pattern})(?!\w)" if word_boundaries else f"(?:{pattern})"
+
+
+def _first_chars(pattern: str) -> frozenset[str] | None:
+    """Lower-case characters a pattern can start with, or None when that cannot be worked out.
+
+    Used only to dispatch the scan: patterns are grouped by first character so that each position
+    of the text is tried against a handful of patterns instead of all of them.
+    """
+    try:
+        tree = _sre_parser.parse(pattern, re.IGNORECASE)
+    except Exception:  # regex-module-only syntax: try this pattern everywhere
+        return None
+    found, nullable = _first_of_seq(list(tree))
+    if found is None or nullable:
+        return None
+    return frozenset(c.lower() for c in found) | frozenset(c.upper() for c in found)
+
+
+def _first_of_seq(items: list) -> tuple[set[str] | None, bool]:
+    out: set[str] = set()
+    for op, av in items:
+        found, nullable = _first_of_item(op, av)
+        if found is None:
+            return None, False
+        out |= found
+        if not nullable:
+            return out, False
+    return out, True
+
+
+_CATEGORY_CHARS = {
+    _sre_constants.CATEGORY_DIGIT: set("0123456789"),
+    _sre_constants.CATEGORY_SPACE: set(" \t\n\r\f\v"),
+}
+
+
+def _first_of_item(op, av) -> tuple[set[str] | None, bool]:  # type: ignore[no-untyped-def]
+    c = _sre_constants
+    if op is c.LITERAL:
+        return {chr(av)}, False
+    if op is c.IN:
+        chars: set[str] = set()
+        for o, a in av:
+            if o is c.LITERAL:
+                chars.add(chr(a))
+            elif o is c.RANGE and a[1] - a[0] <= 300:
+                chars |= {chr(x) for x in range(a[0], a[1] + 1)}
+            elif o is c.CATEGORY and a in _CATEGORY_CHARS:
+                chars |= _CATEGORY_CHARS[a]
+            else:
+                return None, False
+        return chars, False
+    if op is c.SUBPATTERN:
+        return _first_of_seq(list(av[-1]))
+    if op is c.BRANCH:
+        out: set[str] = set()
+        nullable = False
+        for branch in av[1]:
+            found, n = _first_of_seq(list(branch))
+            if found is None:
+                return None, False
+            out |= found
+            nullable = nullable or n
+        return out, nullable
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)):
+        lo, _hi, sub = av
+        found, n = _first_of_seq(list(sub))
+        return (None, False) if found is None else (found, lo == 0 or n)
+    if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
+        return set(), True
+    return None, False
+
+
+def _literal_prefixes(pattern: str, k: int = 3, limit: int = 4000) -> set[str] | None:
+    """Lower-case strings (at most ``k`` chars) one of which every match of ``pattern`` starts with.
+
+    None when they cannot be worked out (then the pattern is tried at every candidate position).
+    A prefix shorter than ``k`` means the literal part of the pattern ends there.
+    """
+    try:
+        tree = _sre_parser.parse(pattern, re.IGNORECASE)
+    except Exception:
+        return None
+    out = _expand(list(tree), {""}, k, limit)
+    return None if out is None or "" in out else {p.lower() for p in out}
+
+
+def _expand(items: list, heads: set[str], k: int, limit: int) -> set[str] | None:
+    """Extend each head by the literal continuations of ``items`` up to length k."""
+    c = _sre_constants
+    for n, (op, av) in enumerate(items):
+        open_heads = {h for h in heads if len(h) < k}
+        if not open_heads:
+            return heads
+        done = heads - open_heads
+        rest = items[n + 1 :]
+        if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
+            continue
+        if op is c.LITERAL:
+            heads = done | {h + chr(av) for h in open_heads}
+            continue
+        if op is c.IN:
+            if any(o is c.CATEGORY and a is c.CATEGORY_SPACE for o, a in av):
+                return heads  # \s also matches unicode spaces: end the literal part before it
+            chars, _ = _first_of_item(op, av)
+            if chars is None or len(chars) > 40:
+                return heads  # the literal part ends here
+            heads = done | {h + ch for h in open_heads for ch in chars}
+        elif op is c.SUBPATTERN:
+            sub = _expand(list(av[-1]), open_heads, k, limit)
+            if sub is None:
+                return None
+            # heads that a subpattern left shorter than k continue with the rest of the sequence
+            follow = _expand(rest, sub, k, limit)
+            return None if follow is None else done | follow
+        elif op is c.BRANCH:
+            out: set[str] = set(done)
+            for branch in av[1]:
+                follow = _expand(list(branch) + rest, open_heads, k, limit)
+                if follow is None:
+                    return None
+                out |= follow
+            return out
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)):
+            lo, hi, sub = av
+            once = _expand(list(sub), open_heads, k, limit)
+            if once is None:
+                return None
+            if hi == 1 or lo == 0:
+                skipped = _expand(rest, open_heads, k, limit) if lo == 0 else set()
+                taken = _expand(rest, once, k, limit) if hi == 1 else once
+                if skipped is None or taken is None:
+                    return None
+                return done | skipped | taken
+            return done | once  # repeated more than once: stop extending here
+        else:
+            return heads  # the literal part ends here
+        if len(heads) > limit:
+            return None
+    return heads
+
+
+class _Scanner:
+    """Leftmost-longest scan of many patterns at once, dispatched on the first two characters.
+
+    Each pattern's literal prefixes are read from its parse tree. A prefilter finds the positions
+    where some pattern's 3-character prefix begins; there, only the patterns filed under the text's
+    next two characters are tried, together, in POSIX (longest-match) mode. The result equals one
+    big POSIX alternation over all patterns (a test checks this), at a fraction of the cost.
+    """
+
+    _CANDIDATES = regex.compile(r"(?<!\w)\w|[^\w\s]", regex.V1)
+    _SECOND = frozenset(string.ascii_lowercase + string.digits + string.punctuation + " \t\n\r’‘–—“”")
+
+    def __init__(self, items: list[tuple[str, bool]]):
+        self.items = items
+        anywhere: set[int] = set()
+        one: dict[str, set[int]] = {}  # literal prefix of one char ("?", ";", "r" of "r/o"?)
+        two: dict[str, set[int]] = {}  # literal prefix of two chars
+        first: dict[str, set[int]] = {}  # first char -> all patterns starting with it
+        for idx, (pattern, _wb) in enumerate(items):
+            prefixes = _literal_prefixes(pattern, k=2)
+            if prefixes is None:
+                anywhere.add(idx)
+                continue
+            for prefix in prefixes:
+                (two if len(prefix) == 2 else one).setdefault(prefix, set()).add(idx)
+                first.setdefault(prefix[0], set()).add(idx)
+        pair = {key: ids | one.get(key[0], set()) for key, ids in two.items()}
+        for c, ids in one.items():
+            pair[c] = ids
+        self._anywhere_ids = frozenset(anywhere)
+        self._pair_ids = {k: frozenset(v) for k, v in pair.items()}
+        self._first_ids = {c: frozenset(v) for c, v in first.items()}
+        self._compiled: dict[frozenset[int], regex.Pattern] = {}
+        self._pair: dict[str, regex.Pattern] = {}
+        self._first: dict[str, regex.Pattern] = {}
+        self._anywhere = self._compile(frozenset()) if anywhere else None
+        self._prefilter = self._build_prefilter(items, anywhere)
+
+    def _build_prefilter(self, items: list[tuple[str, bool]], anywhere: set[int]) -> regex.Pattern:
+        """Finds the positions where some pattern's literal prefix (up to 3 chars) begins."""
+        if anywhere:
+            return self._CANDIDATES
+        bounded: set[str] = set()
+        free: set[str] = set()
+        for pattern, wb in items:
+            prefixes = _literal_prefixes(pattern)
+            if prefixes is None:
+                return self._CANDIDATES
+            (bounded if wb else free).update(prefixes)
+        parts = []
+        if bounded:
+            parts.append(r"(?<!\w)\L<bounded>")
+        if free:
+            parts.append(r"\L<free>")
+        return regex.compile("|".join(parts), _FLAGS, bounded=sorted(bounded), free=sorted(free))
+
+    def _compile(self, ids: frozenset[int]) -> regex.Pattern:
+        """The POSIX alternation of a set of patterns (plus those that may start anywhere), cached."""
+        key = ids | self._anywhere_ids
+        found = self._compiled.get(key)
+        if found is None:
+            parts = [f"(?P<g{i}>{_wrap(*self.items[i])})" for i in sorted(key)]
+            found = self._compiled[key] = regex.compile("(?p)" + "|".join(parts), _FLAGS)
+        return found
+
+    def _get(self, table: dict[str, regex.Pattern], ids: dict[str, frozenset[int]], key: str) -> regex.Pattern:
+        found = table.get(key)
+        if found is None:  # compiled on first use: most prefixes never occur
+            found = table[key] = self._compile(ids[key])
+        return found
+
+    def _pattern_at(self, text: str, start: int) -> regex.Pattern | None:
+        c = text[start].lower()
+        if start + 1 < len(text):
+            d = text[start + 1].lower()
+            if d not in self._SECOND:  # unusual second character: all patterns starting with c
+                return self._get(self._first, self._first_ids, c) if c in self._first_ids else self._anywhere
+            if c + d in self._pair_ids:
+                return self._get(self._pair, self._pair_ids, c + d)
+        if c in self._pair_ids:  # patterns whose literal prefix is this one character
+            return self._get(self._pair, self._pair_ids, c)
+        return self._anywhere
+
+    def __reduce__(self):
+        return (_Scanner, (self.items,))
+
+    def finditer(self, text: str) -> Iterable[regex.Match]:
+        """Non-overlapping leftmost-longest matches of all patterns, in text order."""
+        pos = 0
+        for cand in self._prefilter.finditer(text, overlapped=True):
+            start = cand.start()
+            if start < pos:
+                continue
+            pattern = self._pattern_at(text, start)
+            if pattern is None:
+                continue
+            m = pattern.match(text, start)
+            if m is not None and m.end() > start:
+                yield m
+                pos = m.end()
 
 
 @dataclass(frozen=True)
@@ -150,12 +401,12 @@ class Engine:
         res = self.resources
         self.splitter = SentenceSplitter(res.sentences)
         self._entries = {c.id: c for c in res.cues}
-        groups: list[str] = []
+        items: list[tuple[str, bool]] = []
         self._group_info: list[tuple[str, str, CueEntry | None]] = []
 
         def add(kind: str, rid: str, pattern: str, wb: bool, entry: CueEntry | None = None) -> None:
             self._group_info.append((kind, rid, entry))
-            groups.append(f"(?P<g{len(groups)}>{_wrap(pattern, wb)})")
+            items.append((pattern, wb))
 
         for c in res.cues:
             add(ALT if c.id.startswith("alt.") else CUE, c.id, c.pattern, c.word_boundaries, c)
@@ -167,7 +418,7 @@ class Engine:
             add(ALT, r.id, r.pattern, r.word_boundaries)
         for r in res.not_alternatives:
             add(NOTALT, r.id, r.pattern, r.word_boundaries)
-        self._scan = regex.compile("(?p)" + "|".join(groups), _FLAGS)
+        self._scan = _Scanner(items)
         self._context = [
             (
                 rule,
@@ -199,6 +450,17 @@ class Engine:
             kind, rid, entry = self._group_info[int(m.lastgroup[1:])]
             out.append(_Match(m.start(), m.end(), kind, rid, entry))
         return out
+
+    def lookup(self, phrase: str) -> tuple[str, str, CueEntry | None] | None:
+        """(kind, rule id, lexicon entry) of the scan match covering all of ``phrase``, if any.
+
+        Kinds: "cue", "pseudo", "term", "alt", "notalt". Useful to check which entry a cue hits.
+        """
+        found = self._scan_text(phrase)
+        if len(found) == 1 and (found[0].start, found[0].end) == (0, len(phrase)):
+            m = found[0]
+            return m.kind, m.rule_id, m.entry
+        return None
 
     def sentences(self, text: str) -> list[tuple[int, int]]:
         """Sentence spans of ``text`` from the clinical splitter."""
