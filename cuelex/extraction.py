@@ -433,6 +433,8 @@ class Engine:
         self._backward_skip = _WordList(t.backward_skip)
         self._breakers = _WordList(t.phrase_breakers)
         self._verbs = _WordList(t.clause_verbs)
+        self._verb_like = _WordList(t.verb_like)
+        self._verb_suffixes = tuple(t.verb_suffixes)
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
         self._non_targets = frozenset(w.lower() for w in t.non_targets)
@@ -618,6 +620,11 @@ class Engine:
                 i += 1
                 continue
             break
+        # verbs and adverbs after a negated verb ("has not noticed any blood"): the object is the target
+        while i < j and (toks[i].low in self._verbs or toks[i].low in self._verb_like or self._verb_form(toks, i, j)):
+            i += 1
+            while i < j and self._strip_leading.match_at(toks, i, j):
+                i += self._strip_leading.match_at(toks, i, j)
         k = i
         limit = self.resources.targets.max_tokens
         while k < j and k - i < limit:
@@ -647,6 +654,18 @@ class Engine:
             return None
         return i, k
 
+    def _verb_form(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
+        """"noticed" in "not noticed any blood", "fully" in "not fully resolved"; not "increased thirst"."""
+        low = toks[i].low
+        if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes):
+            return False
+        if i + 1 >= j:
+            return True
+        nxt = toks[i + 1].low
+        return bool(self._strip_leading.match_at(toks, i + 1, j)) or nxt in self._verb_like or (
+            len(nxt) > 4 and nxt.endswith(self._verb_suffixes)
+        )
+
     def _forward_targets(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int]]:
         j = min(j, i + self.resources.targets.max_scope_tokens)
         parts = self._split_conjuncts(toks, i, j)
@@ -655,7 +674,11 @@ class Engine:
         max_part = self.resources.targets.max_conjunct_tokens
         for idx, (a, b, sep) in enumerate(parts):
             if idx > 0:
-                if b - a > max_part or a >= b or self._clause_start(toks, a, b):
+                # "no tenderness or masses noted": a trailing participle does not start a clause
+                b_core = b
+                while b_core > a and self._strip_trailing.match_ending_at(toks, b_core, a):
+                    b_core -= self._strip_trailing.match_ending_at(toks, b_core, a)
+                if b - a > max_part or a >= b or self._clause_start(toks, a, b_core):
                     break
                 if sep == "comma" and not has_coord and b - a > 4:
                     break

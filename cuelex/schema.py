@@ -164,6 +164,8 @@ class TargetRules(BaseModel):
     backward_skip: tuple[str, ...]
     phrase_breakers: tuple[str, ...]
     clause_verbs: tuple[str, ...]
+    verb_like: tuple[str, ...]
+    verb_suffixes: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]
     non_targets: tuple[str, ...]
