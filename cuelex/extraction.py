@@ -435,6 +435,7 @@ class Engine:
         self._verbs = _WordList(t.clause_verbs)
         self._verb_like = _WordList(t.verb_like)
         self._verb_suffixes = tuple(t.verb_suffixes)
+        self._copulas = frozenset(w.lower() for w in t.copulas)
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
         self._non_targets = frozenset(w.lower() for w in t.non_targets)
@@ -654,6 +655,16 @@ class Engine:
             return None
         return i, k
 
+    def _has_verb(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
+        """Does toks[i:j] have a verb other than a copula, or a subject pronoun?"""
+        for k in range(i, j):
+            low = toks[k].low
+            if low in self._copulas:
+                continue
+            if low in self._verbs or low in self._verb_like or self._subjects.match_at(toks, k, j):
+                return True
+        return False
+
     def _verb_form(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """"noticed" in "not noticed any blood", "fully" in "not fully resolved"; not "increased thirst"."""
         low = toks[i].low
@@ -769,6 +780,8 @@ class Engine:
             li, lj = bisect_left(tstarts, left_b), bisect_right(tends, m.start)
             ri, rj = bisect_left(tstarts, m.end), bisect_right(tends, right_b)
             entry = m.entry
+            if entry is None and self._has_verb(toks, li, rj):
+                continue  # "she sits or stands", "we can discuss medications or therapies"
             both_sides = entry is None or entry.direction is not Direction.FORWARD
             right = self._forward_targets(toks, ri, rj)
             if not right:
