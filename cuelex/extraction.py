@@ -125,14 +125,24 @@ def _literal_prefixes(pattern: str, k: int = 3, limit: int = 4000) -> set[str] |
     except Exception:
         return None
     out = _expand(list(tree), {""}, k, limit)
-    return None if out is None or "" in out else {p.lower() for p in out}
+    if out is None:
+        return None
+    prefixes = {p.rstrip(_CLOSED).lower() for p in out}
+    return None if "" in prefixes else prefixes
+
+
+_CLOSED = "\0"  # marks a prefix whose literal part has ended before k characters
+
+
+def _close(heads: set[str], k: int) -> set[str]:
+    return {h if len(h) >= k or h.endswith(_CLOSED) else h + _CLOSED for h in heads}
 
 
 def _expand(items: list, heads: set[str], k: int, limit: int) -> set[str] | None:
-    """Extend each head by the literal continuations of ``items`` up to length k."""
+    """Extend each open head by the literal continuations of ``items`` up to length k."""
     c = _sre_constants
     for n, (op, av) in enumerate(items):
-        open_heads = {h for h in heads if len(h) < k}
+        open_heads = {h for h in heads if len(h) < k and not h.endswith(_CLOSED)}
         if not open_heads:
             return heads
         done = heads - open_heads
@@ -141,20 +151,16 @@ def _expand(items: list, heads: set[str], k: int, limit: int) -> set[str] | None
             continue
         if op is c.LITERAL:
             heads = done | {h + chr(av) for h in open_heads}
-            continue
-        if op is c.IN:
+        elif op is c.IN:
             if any(o is c.CATEGORY and a is c.CATEGORY_SPACE for o, a in av):
-                return heads  # \s also matches unicode spaces: end the literal part before it
+                return done | _close(open_heads, k)  # \s also matches unicode spaces
             chars, _ = _first_of_item(op, av)
             if chars is None or len(chars) > 40:
-                return heads  # the literal part ends here
+                return done | _close(open_heads, k)
             heads = done | {h + ch for h in open_heads for ch in chars}
         elif op is c.SUBPATTERN:
             sub = _expand(list(av[-1]), open_heads, k, limit)
-            if sub is None:
-                return None
-            # heads that a subpattern left shorter than k continue with the rest of the sequence
-            follow = _expand(rest, sub, k, limit)
+            follow = None if sub is None else _expand(rest, sub, k, limit)
             return None if follow is None else done | follow
         elif op is c.BRANCH:
             out: set[str] = set(done)
@@ -169,75 +175,59 @@ def _expand(items: list, heads: set[str], k: int, limit: int) -> set[str] | None
             once = _expand(list(sub), open_heads, k, limit)
             if once is None:
                 return None
-            if hi == 1 or lo == 0:
-                skipped = _expand(rest, open_heads, k, limit) if lo == 0 else set()
-                taken = _expand(rest, once, k, limit) if hi == 1 else once
-                if skipped is None or taken is None:
-                    return None
-                return done | skipped | taken
-            return done | once  # repeated more than once: stop extending here
+            if hi != 1:
+                once = _close(once, k)  # repeated: stop extending here
+            taken = _expand(rest, once, k, limit)
+            skipped = _expand(rest, open_heads, k, limit) if lo == 0 else set()
+            if taken is None or skipped is None:
+                return None
+            return done | taken | skipped
         else:
-            return heads  # the literal part ends here
+            return done | _close(open_heads, k)
         if len(heads) > limit:
             return None
     return heads
 
 
 class _Scanner:
-    """Leftmost-longest scan of many patterns at once, dispatched on the first two characters.
+    """Leftmost-longest scan of many patterns at once, dispatched on literal prefixes.
 
-    Each pattern's literal prefixes are read from its parse tree. A prefilter finds the positions
-    where some pattern's 3-character prefix begins; there, only the patterns filed under the text's
-    next two characters are tried, together, in POSIX (longest-match) mode. The result equals one
-    big POSIX alternation over all patterns (a test checks this), at a fraction of the cost.
+    Each pattern's literal prefixes (up to three characters) are read from its parse tree. A
+    prefilter finds the positions where some prefix begins; there, only the patterns whose prefix
+    agrees with the text's next three characters are tried, together, in POSIX (longest-match)
+    mode. The result equals one big POSIX alternation over all patterns (a test checks this) for
+    text whose case folds one character to one character, at a fraction of the cost.
     """
 
     _CANDIDATES = regex.compile(r"(?<!\w)\w|[^\w\s]", regex.V1)
-    _SECOND = frozenset(string.ascii_lowercase + string.digits + string.punctuation + " \t\n\r’‘–—“”")
 
     def __init__(self, items: list[tuple[str, bool]]):
         self.items = items
         anywhere: set[int] = set()
-        one: dict[str, set[int]] = {}  # literal prefix of one char ("?", ";", "r" of "r/o"?)
-        two: dict[str, set[int]] = {}  # literal prefix of two chars
-        first: dict[str, set[int]] = {}  # first char -> all patterns starting with it
-        for idx, (pattern, _wb) in enumerate(items):
-            prefixes = _literal_prefixes(pattern, k=2)
+        by_prefix: dict[str, set[int]] = {}
+        bounded: set[str] = set()
+        free: set[str] = set()
+        for idx, (pattern, wb) in enumerate(items):
+            prefixes = _literal_prefixes(pattern, k=3)
             if prefixes is None:
                 anywhere.add(idx)
                 continue
             for prefix in prefixes:
-                (two if len(prefix) == 2 else one).setdefault(prefix, set()).add(idx)
-                first.setdefault(prefix[0], set()).add(idx)
-        pair = {key: ids | one.get(key[0], set()) for key, ids in two.items()}
-        for c, ids in one.items():
-            pair[c] = ids
-        self._anywhere_ids = frozenset(anywhere)
-        self._pair_ids = {k: frozenset(v) for k, v in pair.items()}
-        self._first_ids = {c: frozenset(v) for c, v in first.items()}
-        self._compiled: dict[frozenset[int], regex.Pattern] = {}
-        self._pair: dict[str, regex.Pattern] = {}
-        self._first: dict[str, regex.Pattern] = {}
-        self._anywhere = self._compile(frozenset()) if anywhere else None
-        self._prefilter = self._build_prefilter(items, anywhere)
-
-    def _build_prefilter(self, items: list[tuple[str, bool]], anywhere: set[int]) -> regex.Pattern:
-        """Finds the positions where some pattern's literal prefix (up to 3 chars) begins."""
-        if anywhere:
-            return self._CANDIDATES
-        bounded: set[str] = set()
-        free: set[str] = set()
-        for pattern, wb in items:
-            prefixes = _literal_prefixes(pattern)
-            if prefixes is None:
-                return self._CANDIDATES
+                by_prefix.setdefault(prefix, set()).add(idx)
             (bounded if wb else free).update(prefixes)
-        parts = []
-        if bounded:
-            parts.append(r"(?<!\w)\L<bounded>")
-        if free:
-            parts.append(r"\L<free>")
-        return regex.compile("|".join(parts), _FLAGS, bounded=sorted(bounded), free=sorted(free))
+        self._by_prefix = {k: frozenset(v) for k, v in by_prefix.items()}
+        self._anywhere_ids = frozenset(anywhere)
+        self._compiled: dict[frozenset[int], regex.Pattern] = {}
+        self._at: dict[str, regex.Pattern | None] = {}
+        if anywhere:
+            self._prefilter = self._CANDIDATES
+        else:
+            parts = []
+            if bounded:
+                parts.append(r"(?<!\w)\L<bounded>")
+            if free:
+                parts.append(r"\L<free>")
+            self._prefilter = regex.compile("|".join(parts), _FLAGS, bounded=sorted(bounded), free=sorted(free))
 
     def _compile(self, ids: frozenset[int]) -> regex.Pattern:
         """The POSIX alternation of a set of patterns (plus those that may start anywhere), cached."""
@@ -248,23 +238,15 @@ class _Scanner:
             found = self._compiled[key] = regex.compile("(?p)" + "|".join(parts), _FLAGS)
         return found
 
-    def _get(self, table: dict[str, regex.Pattern], ids: dict[str, frozenset[int]], key: str) -> regex.Pattern:
-        found = table.get(key)
-        if found is None:  # compiled on first use: most prefixes never occur
-            found = table[key] = self._compile(ids[key])
+    def _pattern_for(self, head: str) -> regex.Pattern | None:
+        """Patterns that may match where the text continues with ``head`` (3 lower-case chars)."""
+        ids: frozenset[int] = frozenset()
+        for n in (1, 2, 3):
+            ids |= self._by_prefix.get(head[:n], frozenset())
+        found = self._compile(ids) if ids or self._anywhere_ids else None
+        if len(self._at) < 100_000:  # bounded cache of prefix -> compiled bucket
+            self._at[head] = found
         return found
-
-    def _pattern_at(self, text: str, start: int) -> regex.Pattern | None:
-        c = text[start].lower()
-        if start + 1 < len(text):
-            d = text[start + 1].lower()
-            if d not in self._SECOND:  # unusual second character: all patterns starting with c
-                return self._get(self._first, self._first_ids, c) if c in self._first_ids else self._anywhere
-            if c + d in self._pair_ids:
-                return self._get(self._pair, self._pair_ids, c + d)
-        if c in self._pair_ids:  # patterns whose literal prefix is this one character
-            return self._get(self._pair, self._pair_ids, c)
-        return self._anywhere
 
     def __reduce__(self):
         return (_Scanner, (self.items,))
@@ -272,11 +254,13 @@ class _Scanner:
     def finditer(self, text: str) -> Iterable[regex.Match]:
         """Non-overlapping leftmost-longest matches of all patterns, in text order."""
         pos = 0
+        at = self._at
         for cand in self._prefilter.finditer(text, overlapped=True):
             start = cand.start()
             if start < pos:
                 continue
-            pattern = self._pattern_at(text, start)
+            head = text[start : start + 3].lower()
+            pattern = at[head] if head in at else self._pattern_for(head)
             if pattern is None:
                 continue
             m = pattern.match(text, start)
@@ -892,7 +876,7 @@ class Engine:
                 if cue is None:
                     continue
                 pairs.append(
-                    CueTargetPair(
+                    CueTargetPair.model_construct(  # values built here are already valid: skip re-validation
                         doc_id=doc_id,
                         sentence=sentence,
                         sentence_start=an.start,
