@@ -319,6 +319,12 @@ class _Reach:
     end: int
     side: Direction
     distance: int  # tokens between cue and target
+    cover_start: int = -1  # what the cue governs for assess(): the target, or for a backward cue
+    cover_end: int = -1  # the whole subject phrase ("testing for BK virus is negative")
+
+    def __post_init__(self) -> None:
+        if self.cover_start < 0:
+            self.cover_start, self.cover_end = self.start, self.end
 
 
 @dataclass
@@ -334,6 +340,7 @@ class _AltGroup:
 class _SentenceAnalysis:
     start: int
     end: int
+    text: str  # the sentence
     cues: list[_CueHit]
     reaches: list[_Reach]
     alt_groups: list[_AltGroup]
@@ -525,10 +532,15 @@ class Engine:
                     if self._only_skippable(toks, tok_range(prev[-1][1], cue.start)):
                         found = self._backward_targets(toks, i2, j2, either=False)
                         j = j2
-                for a, b in found:
-                    reaches.append(_Reach(cue, toks[a].start, toks[b - 1].end, Direction.BACKWARD, j - b))
+                for a, b, part_end in found:
+                    reaches.append(
+                        _Reach(
+                            cue, toks[a].start, toks[b - 1].end, Direction.BACKWARD, j - b,
+                            toks[a].start, toks[part_end - 1].end,
+                        )
+                    )
         alt_groups = self._alternative_groups(text, toks, alt_markers, boundaries, s, e)
-        return _SentenceAnalysis(s, e, cues, reaches, alt_groups)
+        return _SentenceAnalysis(s, e, text[s:e], cues, reaches, alt_groups)
 
     def _make_cue(self, text: str, s: int, e: int, m: _Match) -> _CueHit:
         entry = m.entry
@@ -568,7 +580,11 @@ class Engine:
         """Does toks[i:j] start or contain a new clause (subject pronoun first, or a clause verb)?"""
         if i < j and self._subjects.match_at(toks, i, j):
             return True
-        return any(toks[k].low in self._verbs for k in range(i, j))
+        # a participle right after a noun ("rales or rhonchi noted") does not start a clause
+        return any(
+            toks[k].low in self._verbs and not (k > i and self._strip_trailing.match_at(toks, k, k + 1))
+            for k in range(i, j)
+        )
 
     def _split_conjuncts(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int, str]]:
         """Split toks[i:j] at commas and coordinators: (start, end, separator-before) parts."""
@@ -577,6 +593,11 @@ class Engine:
         k = i
         while k < j:
             low = toks[k].low
+            if low == "(":  # a parenthesis is part of the conjunct it follows: "bleeding (occult or overt)"
+                close = next((m for m in range(k + 1, j) if toks[m].low == ")"), None)
+                if close is not None:
+                    k = close + 1
+                    continue
             n = self._coord.match_at(toks, k, j)
             if low == ",":
                 parts.append((start, k, sep))
@@ -668,21 +689,20 @@ class Engine:
         has_coord = any(sep == "coord" for _, _, sep in parts)
         max_part = self.resources.targets.max_conjunct_tokens
         for idx, (a, b, sep) in enumerate(parts):
-            if idx > 0:
-                # "no tenderness or masses noted": a trailing participle does not start a clause
-                b_core = b
-                while b_core > a and self._strip_trailing.match_ending_at(toks, b_core, a):
-                    b_core -= self._strip_trailing.match_ending_at(toks, b_core, a)
-                if b - a > max_part or a >= b or self._clause_start(toks, a, b_core):
-                    break
-                if sep == "comma" and not has_coord and b - a > 4:
-                    break
-            np = self._noun_phrase(toks, a, b)
-            if np is None:
-                if idx == 0 and a < b:
-                    # nothing usable right after the cue ("no, ..."): nothing further either
+            if a >= b:
+                if idx == 0:
                     break
                 continue
+            np = self._noun_phrase(toks, a, b)
+            if idx > 0:
+                # later conjuncts must be short noun phrases, not new clauses ("no fever and she is
+                # eating well"); a participle after the noun ("or masses noted") is fine
+                if np is None or self._clause_start(toks, a, np[1]) or np[1] - np[0] > max_part:
+                    break
+                if sep == "comma" and not has_coord and np[1] - np[0] > 4:
+                    break
+            elif np is None:
+                break  # nothing usable right after the cue ("no, ..."): nothing further either
             out.append(np)
             # a breaker or clause inside the first part ends the list unless a coordinator follows
             if np[1] < b and self._clause_start(toks, np[1], b):
@@ -700,7 +720,8 @@ class Engine:
 
     def _backward_targets(
         self, toks: Sequence[_Tok], i: int, j: int, either: bool
-    ) -> list[tuple[int, int]]:
+    ) -> list[tuple[int, int, int]]:
+        """Targets before a cue as (start, end, conjunct end) token indices, in text order."""
         i = max(i, j - self.resources.targets.max_scope_tokens)
         # skip copulas and adverbs between the target and the cue
         while j > i:
@@ -709,10 +730,14 @@ class Engine:
                 j -= n
                 continue
             break
-        if j <= i or toks[j - 1].low == ",":
-            return []  # "effusion, likely atelectasis": the cue looks forward only
+        if j > i and toks[j - 1].low == ",":
+            if either:
+                return []  # "effusion, likely atelectasis": an either-way cue looks forward only
+            j -= 1  # "partial small bowel obstruction, resolved"
+        if j <= i:
+            return []
         parts = self._split_conjuncts(toks, i, j)
-        out: list[tuple[int, int]] = []
+        out: list[tuple[int, int, int]] = []
         coord_seen = False
         max_part = self.resources.targets.max_conjunct_tokens
         for idx in range(len(parts) - 1, -1, -1):
@@ -732,7 +757,7 @@ class Engine:
             np = self._noun_phrase(toks, a, b)
             if np is None:
                 break
-            out.append(np)
+            out.append((np[0], np[1], b))
             if sep == "coord":
                 coord_seen = True
             elif sep == "comma":
@@ -771,7 +796,7 @@ class Engine:
             if not right:
                 continue
             if both_sides:
-                left = self._backward_targets(toks, li, lj, either=False)
+                left = [(a, b) for a, b, _ in self._backward_targets(toks, li, lj, either=False)]
                 if not left:
                     continue
                 # alternatives are short noun phrases on both sides of the marker
@@ -799,13 +824,19 @@ class Engine:
         """Deciding cue, level and modifiers for the span [start, end) in an analysed sentence."""
         best: _Reach | None = None
         for r in analysis.reaches:
-            if r.start < end and start < r.end:
+            # a cue inside the caller's span does not govern the span as a whole (see below)
+            if r.cover_start < end and start < r.cover_end and not (start <= r.cue.start and r.cue.end <= end):
                 if best is None or self._better(r, best):
                     best = r
         if best is None and own_cues:
             # a cue inside the caller's span ("possible pneumonia" given as the target)
-            inner = [c for c in analysis.cues if start <= c.start and c.end <= end]
-            if inner:
+            # only a cue that opens the span counts: in "skin warm and moist without lesion" the
+            # span as a whole is affirmed (NegEx convention)
+            head = start
+            while head < end and not analysis.text[head - analysis.start].isalnum():
+                head += 1
+            inner = [c for c in analysis.cues if c.start == head and c.end <= end]
+            if inner and inner[0].direction is not Direction.BACKWARD:
                 c = inner[0]
                 best = _Reach(c, start, end, c.direction, 0)
         modifiers: list[str] = []

@@ -82,3 +82,32 @@ def test_every_entry_has_an_example_and_unique_id():
     ids = [e.id for e in RES.cues]
     assert len(ids) == len(set(ids))
     assert all(e.examples for e in RES.cues)
+
+
+RULE_EXAMPLES = [
+    (kind, rule, ex)
+    for kind, rules in (
+        ("pseudo", RES.pseudo_cues),
+        ("term", RES.terminators),
+        ("alt", RES.alternatives),
+        ("notalt", RES.not_alternatives),
+    )
+    for rule in rules
+    for ex in rule.examples
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "rule", "example"), RULE_EXAMPLES, ids=[f"{r.id}:{i}" for i, (_, r, _) in enumerate(RULE_EXAMPLES)]
+)
+def test_rule_example_is_matched_by_its_rule(kind, rule, example):
+    found = [(m.kind, m.rule_id) for m in cuelex.get_engine()._scan_text(example)]
+    assert (kind, rule.id) in found, found
+
+
+@pytest.mark.parametrize("rule", RES.pseudo_cues, ids=[r.id for r in RES.pseudo_cues])
+def test_pseudo_cue_examples_give_no_pair_from_the_swallowed_cue(rule):
+    for example in rule.examples:
+        pairs = cuelex.extract(example)
+        spans = [(m.start, m.end) for m in cuelex.get_engine()._scan_text(example) if m.rule_id == rule.id]
+        assert not [p for p in pairs if any(a <= p.cue_start < b for a, b in spans)], pairs
