@@ -582,9 +582,15 @@ class Engine:
             return True
         # a participle right after a noun ("rales or rhonchi noted") does not start a clause
         return any(
-            toks[k].low in self._verbs and not (k > i and self._strip_trailing.match_at(toks, k, k + 1))
+            toks[k].low in self._verbs
+            and not (k > i and toks[k].low not in self._copulas and self._strip_trailing.match_at(toks, k, k + 1))
             for k in range(i, j)
         )
+
+    @staticmethod
+    def _coord_kind(tok: _Tok) -> str:
+        """"and" for conjunctions that can start a new clause, "or" for the others (or, nor, and/or)."""
+        return "and" if tok.low in ("and", "plus", "&", "as") else "or"
 
     def _split_conjuncts(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int, str]]:
         """Split toks[i:j] at commas and coordinators: (start, end, separator-before) parts."""
@@ -603,12 +609,12 @@ class Engine:
                 parts.append((start, k, sep))
                 # ", and" / ", or": the coordinator is the separator
                 n2 = self._coord.match_at(toks, k + 1, j)
-                start, sep = k + 1 + n2, ("coord" if n2 else "comma")
+                start, sep = k + 1 + n2, (self._coord_kind(toks[k + 1]) if n2 else "comma")
                 k = start
                 continue
             if n:
                 parts.append((start, k, sep))
-                start, sep = k + n, "coord"
+                start, sep = k + n, self._coord_kind(toks[k])
                 k = start
                 continue
             k += 1
@@ -676,7 +682,7 @@ class Engine:
         if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes):
             return False
         if i + 1 >= j:
-            return True
+            return low.endswith("ed")  # "not resolved"; but "splenomegaly", "anomaly" are nouns
         nxt = toks[i + 1].low
         return bool(self._strip_leading.match_at(toks, i + 1, j)) or nxt in self._verb_like or (
             len(nxt) > 4 and nxt.endswith(self._verb_suffixes)
@@ -686,7 +692,7 @@ class Engine:
         j = min(j, i + self.resources.targets.max_scope_tokens)
         parts = self._split_conjuncts(toks, i, j)
         out: list[tuple[int, int]] = []
-        has_coord = any(sep == "coord" for _, _, sep in parts)
+        has_coord = any(sep in ("and", "or") for _, _, sep in parts)
         max_part = self.resources.targets.max_conjunct_tokens
         for idx, (a, b, sep) in enumerate(parts):
             if a >= b:
@@ -697,7 +703,10 @@ class Engine:
             if idx > 0:
                 # later conjuncts must be short noun phrases, not new clauses ("no fever and she is
                 # eating well"); a participle after the noun ("or masses noted") is fine
-                if np is None or self._clause_start(toks, a, np[1]) or np[1] - np[0] > max_part:
+                # "neither A nor B is present" / "no A or B is seen": B is still in the list;
+                # "likely A, and B is present": a new clause
+                end = b if sep in ("and", "comma") else (np[1] if np else b)
+                if np is None or self._clause_start(toks, a, end) or np[1] - np[0] > max_part:
                     break
                 if sep == "comma" and not has_coord and np[1] - np[0] > 4:
                     break
@@ -758,7 +767,7 @@ class Engine:
             if np is None:
                 break
             out.append((np[0], np[1], b))
-            if sep == "coord":
+            if sep in ("and", "or"):
                 coord_seen = True
             elif sep == "comma":
                 # "A, B and C are not seen": a comma list needs a coordinator after it
@@ -876,6 +885,11 @@ class Engine:
         return cue, level, tuple(modifiers), side
 
     def _better(self, a: _Reach, b: _Reach) -> bool:
+        if self.resources.conflicts.result_over_evaluation and a.side is not b.side:
+            # "evaluation for DVT is negative": the stated result beats the evaluation cue
+            back, fwd = (a, b) if a.side is Direction.BACKWARD else (b, a)
+            if fwd.cue.level is Level.UL5 and back.cue.level is not Level.UL5 and back.distance <= fwd.distance + 1:
+                return a is back
         if a.distance != b.distance:
             return a.distance < b.distance
         first = Direction.FORWARD if self.resources.conflicts.tie_break == "forward_first" else Direction.BACKWARD

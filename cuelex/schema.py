@@ -182,6 +182,7 @@ class ConflictRules(BaseModel):
     tie_break: Literal["forward_first", "backward_first"]
     alternatives_cap: Level
     negation_governs_alternatives: bool
+    result_over_evaluation: bool
 
 
 class SentenceRules(BaseModel):

@@ -11,6 +11,7 @@ from .schema import SentenceRules
 _TERMINAL = regex.compile(r"[.!?]+[\"')\]]*(?=\s)", regex.V1)
 _NEWLINES = regex.compile(r"\n", regex.V1)
 _WORD = regex.compile(r"\w+", regex.V1)
+_NONE_AFTER_COLON = regex.compile(r"\s*(?:none|negative|absent|nil)\b", regex.V1 | regex.IGNORECASE)
 
 
 class SentenceSplitter:
@@ -138,6 +139,8 @@ class SentenceSplitter:
             head = m.group(1)
             words = _WORD.findall(head)
             if 0 < len(words) <= self.rules.header_max_tokens and not regex.search(r"\d\s*$", head):
+                if _NONE_AFTER_COLON.match(text, m.end()):
+                    continue  # "Pericardial effusion: None." is one statement
                 cuts.add(m.end())
 
 

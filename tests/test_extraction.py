@@ -191,3 +191,27 @@ def test_empty_text_gives_no_pairs():
 def test_wrong_type_is_a_clear_error():
     with pytest.raises(TypeError, match="text must be a str"):
         cuelex.extract(b"no pneumonia")  # type: ignore[arg-type]
+
+
+# --- rules added from the development sets ----------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("text", "target", "expected"),
+    [
+        ("Neither pneumothorax nor pleural effusion is present.", "pleural effusion", "UL1"),
+        ("Likely atelectasis at the left base, and a small left pleural effusion is present.", "pleural effusion", "ASSERTED"),
+        ("Doppler evaluation for deep venous thrombosis is negative.", "deep venous thrombosis", "UL1"),
+        ("No focal consolidation to suggest pneumonia.", "pneumonia", "UL1"),
+        ("No evidence of progression of the metastatic disease.", "metastatic disease", "ASSERTED"),
+        ("New consolidation in the left lower lobe, not seen on the prior study.", "consolidation", "ASSERTED"),
+        ("Pericardial effusion: None.", "Pericardial effusion", "UL1"),
+        ("Splenomegaly is not appreciated.", "Splenomegaly", "UL1"),
+        ("Either atelectasis or early pneumonia could account for the opacity.", "early pneumonia", "UL3"),
+        ("Atelectasis is more likely than pneumonia.", "pneumonia", "UL3"),
+        ("Scar cannot be differentiated from recurrent tumor.", "Scar", "UL3"),
+        ("In general, no change in vision, diplopia or change in hearing.", "diplopia", "UL1"),
+        ("His nausea and vomiting resolved.", "nausea", "UL1"),
+    ],
+)
+def test_development_set_rules(text, target, expected):
+    assert level_of(text, target) == expected

@@ -1,0 +1,331 @@
+"""Shared helpers for the benchmark scripts: baselines, metrics, target location and docs writing.
+
+Not part of the installed package; imported by ``benchmark/*.py`` (the scripts' own directory is on
+``sys.path`` when they run as ``.venv/bin/python benchmark/<name>.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import platform
+import random
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmark"
+DOCS = ROOT / "docs"
+
+# --------------------------------------------------------------------------------------------------
+# quiet third-party logging (PyRuSH logs every sentence decision at DEBUG through loguru)
+# --------------------------------------------------------------------------------------------------
+
+
+def silence_logging() -> None:
+    """Drop loguru's default DEBUG handler (PyRuSH); keep the baselines' stdlib loggers quiet."""
+    try:
+        from loguru import logger
+
+        logger.remove()
+        logger.add(sys.stderr, level="WARNING")
+        logger.disable("PyRuSH")
+    except ImportError:  # pragma: no cover - loguru comes with PyRuSH
+        pass
+    for name in ("PyRuSH", "medspacy", "negspacy", "spacy"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+# --------------------------------------------------------------------------------------------------
+# data
+# --------------------------------------------------------------------------------------------------
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise SystemExit(f"{path}:{lineno}: not valid JSON ({exc})") from None
+    return rows
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def locate_target(
+    sentence: str, target: str, start: int | None, end: int | None
+) -> tuple[int, int] | None:
+    """Character offsets of ``target`` in ``sentence`` (given offsets first, then a search).
+
+    The given offsets are accepted when the text they cover equals the target case-insensitively
+    and with whitespace normalised. Otherwise the target is searched case-insensitively with any
+    run of whitespace allowed between its tokens; of several matches the one nearest the given
+    start wins.
+    Returns ``None`` when the target cannot be found in the sentence.
+    """
+    if start is not None and end is not None and 0 <= start < end <= len(sentence):
+        if _norm(sentence[start:end]) == _norm(target):
+            return start, end
+    tokens = target.split()
+    if not tokens:
+        return None
+    pattern = r"\s+".join(re.escape(t) for t in tokens)
+    matches = list(re.finditer(pattern, sentence, flags=re.IGNORECASE))
+    if not matches:
+        return None
+    anchor = start if start is not None else 0
+    best = min(matches, key=lambda m: (abs(m.start() - anchor), m.start()))
+    return best.start(), best.end()
+
+
+# --------------------------------------------------------------------------------------------------
+# systems
+# --------------------------------------------------------------------------------------------------
+
+
+class MedspacyContext:
+    """medSpaCy's default pipeline (PyRuSH + ConText) with the gold target as the only entity."""
+
+    def __init__(self) -> None:
+        silence_logging()
+        import medspacy
+
+        self.nlp = medspacy.load()  # medspacy_pyrush, medspacy_target_matcher, medspacy_context
+        self.sentencizer = self.nlp.get_pipe("medspacy_pyrush")
+        self.context = self.nlp.get_pipe("medspacy_context")
+        self.misaligned = 0
+
+    def __call__(self, sentence: str, span: tuple[int, int]) -> dict:
+        doc = self.sentencizer(self.nlp.make_doc(sentence))
+        ent = doc.char_span(span[0], span[1], label="TARGET", alignment_mode="expand")
+        if ent is None:
+            self.misaligned += 1
+            return {"negated": False, "uncertain": False, "hypothetical": False, "modifiers": ""}
+        doc.ents = [ent]
+        doc = self.context(doc)
+        ent = doc.ents[0]
+        mods = "; ".join(
+            f"{m.category}:{doc[m.modifier_span[0] : m.modifier_span[1]].text}"
+            for m in ent._.modifiers
+        )
+        return {
+            "negated": bool(ent._.is_negated),
+            "uncertain": bool(ent._.is_uncertain),
+            "hypothetical": bool(ent._.is_hypothetical),
+            "modifiers": mods,
+        }
+
+
+class Negspacy:
+    """negspacy's ``negex`` (en_clinical termset) on blank English + spaCy's sentencizer."""
+
+    def __init__(self) -> None:
+        silence_logging()
+        import spacy
+        from negspacy.negation import Negex  # noqa: F401  (registers the "negex" factory)
+
+        self.nlp = spacy.blank("en")
+        self.nlp.add_pipe("sentencizer")
+        self.nlp.add_pipe("negex")
+        self.sentencizer = self.nlp.get_pipe("sentencizer")
+        self.negex = self.nlp.get_pipe("negex")
+        self.misaligned = 0
+
+    def __call__(self, sentence: str, span: tuple[int, int]) -> bool:
+        doc = self.sentencizer(self.nlp.make_doc(sentence))
+        ent = doc.char_span(span[0], span[1], label="TARGET", alignment_mode="expand")
+        if ent is None:
+            self.misaligned += 1
+            return False
+        doc.ents = [ent]
+        doc = self.negex(doc)
+        return bool(doc.ents[0]._.negex)
+
+
+def cuelex_assess(sentence: str, span: tuple[int, int]):
+    """``cuelex.assess`` on one span; returns the Assessment."""
+    import cuelex
+
+    return cuelex.assess(sentence, [span])[0]
+
+
+def describe_cue(assessment) -> str:
+    cue = assessment.cue
+    if cue is None:
+        return "(no cue)"
+    return f"{cue.text!r} [{cue.rule_id}, {cue.level.value}]"
+
+
+# --------------------------------------------------------------------------------------------------
+# metrics
+# --------------------------------------------------------------------------------------------------
+
+
+def prf(gold: Sequence[str], pred: Sequence[str], positive: str) -> dict:
+    tp = sum(1 for g, p in zip(gold, pred, strict=True) if g == positive and p == positive)
+    fp = sum(1 for g, p in zip(gold, pred, strict=True) if g != positive and p == positive)
+    fn = sum(1 for g, p in zip(gold, pred, strict=True) if g == positive and p != positive)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"tp": tp, "fp": fp, "fn": fn, "precision": precision, "recall": recall, "f1": f1}
+
+
+def macro_f1(gold: Sequence[str], pred: Sequence[str], labels: Sequence[str]) -> float:
+    return sum(prf(gold, pred, lab)["f1"] for lab in labels) / len(labels)
+
+
+def accuracy(gold: Sequence[str], pred: Sequence[str]) -> float:
+    return sum(1 for g, p in zip(gold, pred, strict=True) if g == p) / len(gold) if gold else 0.0
+
+
+def confusion(
+    gold: Sequence[str], pred: Sequence[str], labels: Sequence[str]
+) -> dict[str, Counter]:
+    table = {g: Counter() for g in labels}
+    for g, p in zip(gold, pred, strict=True):
+        table[g][p] += 1
+    return table
+
+
+def bootstrap_ci(
+    gold: Sequence[str],
+    pred: Sequence[str],
+    metric: Callable[[Sequence[str], Sequence[str]], float],
+    n: int = 1000,
+    seed: int = 13,
+) -> tuple[float, float]:
+    """Percentile 95% bootstrap interval of ``metric`` over rows (fixed seed: deterministic)."""
+    rng = random.Random(seed)
+    size = len(gold)
+    values = []
+    for _ in range(n):
+        idx = [rng.randrange(size) for _ in range(size)]
+        values.append(metric([gold[i] for i in idx], [pred[i] for i in idx]))
+    values.sort()
+    return values[int(0.025 * n)], values[int(0.975 * n) - 1]
+
+
+# --------------------------------------------------------------------------------------------------
+# formatting
+# --------------------------------------------------------------------------------------------------
+
+
+def md_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |")
+    return "\n".join(lines)
+
+
+def confusion_md(
+    table: dict[str, Counter], labels: Sequence[str], extra_cols: Sequence[str] = ()
+) -> str:
+    cols = list(labels) + [c for c in extra_cols if c not in labels]
+    header = ["gold \\ predicted", *cols, "total"]
+    rows = []
+    for g in labels:
+        rows.append([f"**{g}**", *[table[g][c] for c in cols], sum(table[g].values())])
+    return md_table(header, rows)
+
+
+def versions(packages: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for name in packages:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def machine_info() -> dict[str, str]:
+    cpu_model = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith("model name"):
+                cpu_model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        usable = os.cpu_count() or 0
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu": cpu_model,
+        "cpu_count": str(os.cpu_count()),
+        "usable_cpus": str(usable),
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# docs/accuracy.md: each eval script owns one marked section; the rest of the page is fixed text
+# --------------------------------------------------------------------------------------------------
+
+ACCURACY_MD = DOCS / "accuracy.md"
+
+ACCURACY_HEADER = """\
+# Accuracy
+
+cuelex is judged on sentences where the clinical **target span is given**, through
+`cuelex.assess(sentence, [(start, end)])`, beside two widely used baselines on exactly the same
+rows:
+
+- **medSpaCy ConText** — `medspacy.load()` (PyRuSH sentence splitter + default ConText rules); the
+  gold target span is placed in `doc.ents` (the TargetMatcher has no rules), then ConText runs and
+  `ent._.is_negated`, `ent._.is_uncertain`, `ent._.is_hypothetical` are read.
+- **negspacy** — the `negex` component (default `en_clinical` termset) after spaCy's `sentencizer`
+  on blank English, with the gold target as the only entity; `ent._.negex` is read. negspacy only
+  decides negated vs not: it never predicts *uncertain*.
+
+Targets from the issue: negation F1 ≥ 0.96; three-way (present / uncertain / negated) macro-F1
+≥ 0.93 with uncertain-class F1 ≥ 0.90.
+
+Both sections below are regenerated by their scripts (run from the repository root, offline,
+deterministic; each takes well under a minute):
+
+```bash
+.venv/bin/python benchmark/negation_eval.py    # NegEx negation (negated vs not)
+.venv/bin/python benchmark/assertion_eval.py   # radiology three-way (present / uncertain / negated)
+```
+
+Each script also prints every row cuelex gets wrong (sentence, target, gold, predicted level and
+the deciding cue with its rule id), marking whether the baselines got that row right.
+The numbers will move as the lexicons and rules grow; re-run the scripts rather than editing this
+page by hand. Do not tune the annotations to cuelex's output.
+"""
+
+_SECTION_RE = "<!-- BEGIN {name} -->\n(.*?)<!-- END {name} -->"
+SECTION_ORDER = ("negation_eval", "assertion_eval")
+_PLACEHOLDER = "_Not run yet: `.venv/bin/python benchmark/{name}.py`._\n"
+
+
+def write_accuracy_section(name: str, body: str) -> Path:
+    """Replace section ``name`` of docs/accuracy.md, keep the other section, rewrite the header."""
+    existing = ACCURACY_MD.read_text(encoding="utf-8") if ACCURACY_MD.exists() else ""
+    sections = {}
+    for sec in SECTION_ORDER:
+        m = re.search(_SECTION_RE.format(name=re.escape(sec)), existing, flags=re.DOTALL)
+        sections[sec] = m.group(1) if m else _PLACEHOLDER.format(name=sec)
+    sections[name] = body.rstrip("\n") + "\n"
+    parts = [ACCURACY_HEADER]
+    for sec in SECTION_ORDER:
+        parts.append(f"\n<!-- BEGIN {sec} -->\n{sections[sec]}<!-- END {sec} -->\n")
+    DOCS.mkdir(parents=True, exist_ok=True)
+    ACCURACY_MD.write_text("".join(parts), encoding="utf-8")
+    return ACCURACY_MD
