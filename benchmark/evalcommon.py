@@ -301,7 +301,8 @@ deterministic; each takes well under a minute):
 
 ```bash
 .venv/bin/python benchmark/negation_eval.py    # NegEx negation (negated vs not)
-.venv/bin/python benchmark/assertion_eval.py   # radiology three-way (present / uncertain / negated)
+.venv/bin/python benchmark/assertion_eval.py   # radiology three-way, development set
+.venv/bin/python benchmark/assertion_eval.py --set test   # radiology three-way, blind test set
 ```
 
 Each script also prints every row cuelex gets wrong (sentence, target, gold, predicted level and
@@ -311,7 +312,7 @@ page by hand. Do not tune the annotations to cuelex's output.
 """
 
 _SECTION_RE = "<!-- BEGIN {name} -->\n(.*?)<!-- END {name} -->"
-SECTION_ORDER = ("negation_eval", "assertion_eval")
+SECTION_ORDER = ("negation_eval", "assertion_eval", "assertion_test")
 _PLACEHOLDER = "_Not run yet: `.venv/bin/python benchmark/{name}.py`._\n"
 
 
