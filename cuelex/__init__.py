@@ -1,12 +1,21 @@
 """cuelex: diagnostic uncertainty cues, their clinical targets, and whether a rewrite kept the certainty."""
 
-from .api import assess, extract, get_engine, to_frame
+from .align import AlignedTarget, Aligner
+from .api import assess, extract, get_engine, get_linker, to_frame
 from .component import CuelexComponent, load
 from .levels import CUE_LEVELS, PAPER_LEVELS, Level
 from .records import Assessment, Cue, CueTargetPair, Direction
 from .schema import ResourceError
+from .scoring import CorpusScores, ScoredPair, ScoreReport, score, score_frame
 
 __all__ = [
+    "AlignedTarget",
+    "Aligner",
+    "CorpusScores",
+    "ScoreReport",
+    "ScoredPair",
+    "score",
+    "score_frame",
     "CUE_LEVELS",
     "PAPER_LEVELS",
     "Assessment",
@@ -19,6 +28,7 @@ __all__ = [
     "assess",
     "extract",
     "get_engine",
+    "get_linker",
     "load",
     "to_frame",
 ]

@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from .extraction import Engine, default_engine
 from .records import Assessment, CueTargetPair
 from .resources import load_resources
+
+if TYPE_CHECKING:
+    from .linking import Linker
 
 PAIR_COLUMNS: tuple[str, ...] = tuple(CueTargetPair.model_fields)
 
@@ -39,20 +43,50 @@ def get_engine(
     return _cached_engine(_key(lexicons), _key(rules_dir), _key(list(extra_lexicons)))
 
 
+@lru_cache(maxsize=4)
+def _cached_linker(vocabulary: str | None) -> Linker:
+    from .linking import Linker
+
+    return Linker(vocabulary=vocabulary)
+
+
+def get_linker(vocabulary: str | Path | None = None) -> Linker:
+    """A concept linker for a vocabulary (None: the open vocabulary shipped with cuelex); cached.
+
+    The open index is built on first use into ``$CUELEX_CACHE_DIR`` (default ``~/.cache/cuelex``);
+    a licence holder's index comes from ``cuelex vocab build --umls META --out DIR``.
+    """
+    return _cached_linker(None if vocabulary is None else str(vocabulary))
+
+
 def extract(
     text: str,
     *,
     doc_id: str | None = None,
+    link: bool = False,
+    vocabulary: str | Path | None = None,
+    deduplicate: bool = False,
     lexicons: str | Path | Sequence[str | Path] | None = None,
     rules_dir: str | Path | None = None,
     extra_lexicons: Sequence[str | Path] = (),
 ) -> list[CueTargetPair]:
     """Find every uncertainty cue in ``text`` with the clinical target it modifies.
 
+    With ``link`` (implied by ``vocabulary``) targets are linked to concepts (CUI, preferred
+    name, semantic types, link score, review flag); with ``deduplicate`` each target is kept
+    once per document, as in the paper's benchmark.
+
     >>> [(p.cue_text, p.target_text, p.level.value) for p in extract("Possible pneumonia.")]
     [('Possible', 'pneumonia', 'UL3')]
     """
-    return get_engine(lexicons, rules_dir, extra_lexicons).extract(text, doc_id=doc_id)
+    pairs = get_engine(lexicons, rules_dir, extra_lexicons).extract(text, doc_id=doc_id)
+    if (link or vocabulary is not None) and pairs:
+        pairs = get_linker(vocabulary).link(text, pairs)
+    if deduplicate:
+        from .dedup import deduplicate as _dedup
+
+        pairs = _dedup(pairs)
+    return pairs
 
 
 def assess(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import sys
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from importlib import resources as importlib_resources
 from pathlib import Path
 
-from .api import get_engine, to_frame
+from .api import extract, get_engine, to_frame
 from .corpus import Document, InputError, Problem, read_documents
 from .levels import CUE_LEVELS
 from .records import CueTargetPair
@@ -24,15 +25,6 @@ log = logging.getLogger("cuelex")
 def demo_corpus_path() -> Path:
     """The embedded demo corpus: 207 ACI-BENCH clinical notes (CC BY 4.0, see ACI_BENCH_README.md)."""
     return Path(str(importlib_resources.files("cuelex.data").joinpath("aci_bench_notes.jsonl")))
-
-
-def _extract_docs(docs: Sequence[Document] | object, engine) -> tuple[list[CueTargetPair], int]:  # type: ignore[no-untyped-def]
-    pairs: list[CueTargetPair] = []
-    n = 0
-    for doc in docs:  # type: ignore[attr-defined]
-        n += 1
-        pairs.extend(engine.extract(doc.text, doc_id=doc.id))
-    return pairs, n
 
 
 def _summary(pairs: list[CueTargetPair], n_docs: int, seconds: float) -> str:
@@ -61,30 +53,41 @@ def _write_pairs(pairs: list[CueTargetPair], out: Path) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    engine = get_engine()
     t0 = time.perf_counter()
     docs = list(read_documents(demo_corpus_path()))
-    pairs, n = _extract_docs(docs, engine)
+    pairs: list[CueTargetPair] = []
+    for doc in docs:
+        pairs.extend(extract(doc.text, doc_id=doc.id, link=not args.no_link, deduplicate=not args.no_link))
     seconds = time.perf_counter() - t0
     out = Path(args.output)
     _write_pairs(pairs, out)
-    print("cuelex demo: ACI-BENCH clinical notes (CC BY 4.0), embedded lexicons and rules")
-    print(_summary(pairs, n, seconds))
+    print("cuelex demo: ACI-BENCH clinical notes (CC BY 4.0), shipped lexicons and rules, open vocabulary")
+    print(_summary(pairs, len(docs), seconds))
+    if not args.no_link:
+        linked = sum(p.cui is not None for p in pairs)
+        print(f"linked to a concept: {linked} of {len(pairs)} pairs ({linked / max(len(pairs), 1):.0%})")
     print(f"pairs written to {out}")
     return 0
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    engine = get_engine(args.lexicons, args.rules, args.extra_lexicon or ())
+    options = dict(
+        link=args.link,
+        vocabulary=args.vocabulary,
+        deduplicate=args.dedup,
+        lexicons=args.lexicons,
+        rules_dir=args.rules,
+        extra_lexicons=args.extra_lexicon or (),
+    )
+    get_engine(args.lexicons, args.rules, args.extra_lexicon or ())  # a bad lexicon fails before any input is read
     problems: list[Problem] = []
     pairs: list[CueTargetPair] = []
     n = 0
     t0 = time.perf_counter()
     for f in args.files:
-        docs = read_documents(f, text_col=args.text_col, id_col=args.id_col, problems=problems)
-        got, k = _extract_docs(docs, engine)
-        pairs.extend(got)
-        n += k
+        for doc in read_documents(f, text_col=args.text_col, id_col=args.id_col, problems=problems):
+            pairs.extend(extract(doc.text, doc_id=doc.id, **options))
+            n += 1
     seconds = time.perf_counter() - t0
     if args.output:
         _write_pairs(pairs, Path(args.output))
@@ -96,6 +99,14 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return 0
 
 
+# (module, function that adds its subcommands): each stage of the pipeline owns its CLI
+_SUBCOMMANDS: tuple[tuple[str, str], ...] = (
+    ("cuelex.vocab", "add_vocab_subparser"),
+    ("cuelex.scoring", "add_score_subparser"),
+    ("cuelex.bench", "add_bench_subparser"),
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cuelex", description=__doc__)
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv: DEBUG)")
@@ -103,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="extract pairs from the embedded demo corpus and print a summary")
     p.add_argument("-o", "--output", default="out/demo_pairs.csv", help="CSV or JSONL file for the pairs")
+    p.add_argument("--no-link", action="store_true", help="skip concept linking and deduplication")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("extract", help="extract cue-target pairs from .txt/.csv/.jsonl files or folders")
@@ -113,15 +125,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lexicons", default=None, help="lexicon file or folder replacing the shipped lexicons")
     p.add_argument("--extra-lexicon", action="append", help="lexicon file added to the shipped ones")
     p.add_argument("--rules", default=None, help="rules folder replacing the shipped rules")
+    p.add_argument("--link", action="store_true", help="link targets to concepts (open vocabulary)")
+    p.add_argument("--vocabulary", default=None, help="concept index from `cuelex vocab build` (implies --link)")
+    p.add_argument("--dedup", action="store_true", help="keep each target once per document (paper's rules)")
     p.set_defaults(func=cmd_extract)
 
-    for module in ("cuelex.vocab",):
+    for module, hook in _SUBCOMMANDS:
         try:
-            mod = __import__(module, fromlist=["add_vocab_subparser"])
-        except ImportError:
-            continue
-        if hasattr(mod, "add_vocab_subparser"):
-            mod.add_vocab_subparser(sub)
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue  # an optional stage that is not part of this installation
+        getattr(mod, hook)(sub)
     return parser
 
 

@@ -6,7 +6,8 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .api import get_engine
+from .api import get_engine, get_linker
+from .dedup import deduplicate
 from .extensions import ASSESS_KEY, PAIRS_KEY, register_extensions
 
 register_extensions()
@@ -18,6 +19,9 @@ DEFAULT_CONFIG = {
     "use_doc_sents": True,
     "assess_ents": True,
     "spans_key": "cuelex",
+    "link": False,
+    "vocabulary": None,
+    "deduplicate": False,
 }
 
 
@@ -41,6 +45,9 @@ class CuelexComponent:
         use_doc_sents: bool = True,
         assess_ents: bool = True,
         spans_key: str | None = "cuelex",
+        link: bool = False,
+        vocabulary: str | None = None,
+        deduplicate: bool = False,
     ):
         self.name = name
         self.lexicons = lexicons
@@ -50,6 +57,11 @@ class CuelexComponent:
         self.assess_ents = assess_ents
         self.spans_key = spans_key
         self.engine = get_engine(lexicons, rules_dir, self.extra_lexicons)
+        self.link = bool(link or vocabulary is not None)
+        self.vocabulary = vocabulary
+        self.deduplicate = deduplicate
+        # fail fast on a bad vocabulary directory; the index itself opens lazily
+        self.linker = get_linker(vocabulary) if self.link else None
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text
@@ -57,6 +69,10 @@ class CuelexComponent:
         if self.use_doc_sents and doc.has_annotation("SENT_START"):
             sents = [(s.start_char, s.end_char) for s in doc.sents]
         pairs = self.engine.extract(text, sentences=sents)
+        if self.linker is not None and pairs:
+            pairs = self.linker.link(text, pairs)
+        if self.deduplicate:
+            pairs = deduplicate(pairs)
         doc.user_data[PAIRS_KEY] = [p.model_dump(mode="json") for p in pairs]
         if self.spans_key:
             spans = []
@@ -87,6 +103,9 @@ def make_cuelex(
     use_doc_sents: bool,
     assess_ents: bool,
     spans_key: str | None,
+    link: bool,
+    vocabulary: str | None,
+    deduplicate: bool,
 ) -> CuelexComponent:
     """spaCy factory: ``nlp.add_pipe("cuelex", config={...})``."""
     return CuelexComponent(
@@ -98,6 +117,9 @@ def make_cuelex(
         use_doc_sents=use_doc_sents,
         assess_ents=assess_ents,
         spans_key=spans_key,
+        link=link,
+        vocabulary=vocabulary,
+        deduplicate=deduplicate,
     )
 
 
@@ -105,12 +127,14 @@ def load(**config: object) -> Language:
     """A blank-English spaCy pipeline with the cuelex component (no model download).
 
     Keyword arguments are the component's config (``lexicons``, ``rules_dir``, ``extra_lexicons``,
-    ``use_doc_sents``, ``assess_ents``, ``spans_key``); unknown keys raise a ValueError naming them.
+    ``use_doc_sents``, ``assess_ents``, ``spans_key``, ``link``, ``vocabulary``, ``deduplicate``);
+    unknown keys raise a ValueError naming them. ``vocabulary=PATH`` (an index from
+    ``cuelex vocab build``) implies ``link=True``.
     """
     unknown = sorted(set(config) - set(DEFAULT_CONFIG))
     if unknown:
         raise ValueError(f"unknown cuelex config key(s) {unknown}; known: {sorted(DEFAULT_CONFIG)}")
-    for key in ("lexicons", "rules_dir"):
+    for key in ("lexicons", "rules_dir", "vocabulary"):
         if isinstance(config.get(key), Path):
             config[key] = str(config[key])
     if "extra_lexicons" in config:

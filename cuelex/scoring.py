@@ -1,0 +1,1058 @@
+"""Scoring a rewrite: did the certainty of each source cue–target pair survive in the output?
+
+``score(source, output)`` extracts the source's cue–target pairs (or takes yours), finds each target
+in the output (:mod:`cuelex.align`), reads the level the output gives that occurrence with the same
+engine (``ASSERTED`` when no cue governs it), gives every pair its fate and computes the metrics of
+:mod:`cuelex.metrics`. ``score_frame(df, ...)`` does the same for a table of source/output pairs
+and returns tidy pandas tables. ``add_score_subparser`` adds ``cuelex score`` to the CLI.
+
+>>> r = score("Possible pneumonia.", "Pneumonia.")
+>>> [(p.source.target_text, p.source.level.value, p.output_level.value, p.fate) for p in r.pairs]
+[('pneumonia', 'UL3', 'ASSERTED', 'certainty_asserted')]
+>>> r.metrics.value("CAR")
+1.0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+from . import metrics as M
+from .align import DEFAULT_TIERS, AlignedTarget, Aligner, OutputIndex
+from .levels import Level
+from .records import Cue, CueTargetPair
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "CHOICES",
+    "CorpusScores",
+    "ScoreReport",
+    "ScoredPair",
+    "add_score_subparser",
+    "score",
+    "score_frame",
+]
+
+#: How an occurrence is chosen when the target occurs more than once in the output.
+#: ``context`` (default): the documented choice rule of :mod:`cuelex.align`; ``first``: the earliest
+#: occurrence; ``lenient``: an occurrence at the source's level if there is one (an upper bound on
+#: URR, for sensitivity analyses), else the ``context`` choice.
+CHOICES = ("context", "first", "lenient")
+
+
+class ScoredPair(BaseModel):
+    """One source pair with its alignment, output level and fate."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: CueTargetPair
+    fate: str
+    match: AlignedTarget | None = None
+    output_level: Level | None = None
+    output_cue: Cue | None = None
+    candidate_levels: tuple[Level, ...] = ()
+    p_source: float | None = None
+    p_output: float | None = None
+
+    @property
+    def retained(self) -> bool:
+        return self.match is not None
+
+    @property
+    def metric(self) -> str | None:
+        """The paper's rate this pair counts toward (URR, CAR, PCR, OHR), None when dropped."""
+        return M.FATE_METRIC.get(self.fate)
+
+    @property
+    def commitment_shift(self) -> int | None:
+        """Output commitment minus source commitment (positive: toward certainty)."""
+        if self.output_level is None:
+            return None
+        return self.output_level.commitment - self.source.level.commitment
+
+    @property
+    def direction(self) -> str | None:
+        """ "inflation", "deflation" or "none" (None when dropped)."""
+        d = self.commitment_shift
+        if d is None:
+            return None
+        return "inflation" if d > 0 else "deflation" if d < 0 else "none"
+
+    @property
+    def negation_flip(self) -> bool:
+        return self.source.level is Level.UL1 and self.output_level is Level.ASSERTED
+
+    @property
+    def polarity_flip(self) -> bool:
+        if self.output_level is None:
+            return False
+        a, b = self.source.level.polarity, self.output_level.polarity
+        return {a, b} == {"present", "absent"}
+
+    @property
+    def calibrated_shift(self) -> float | None:
+        if self.p_source is None or self.p_output is None:
+            return None
+        return round(self.p_output - self.p_source, 4)
+
+    @property
+    def level_ambiguous(self) -> bool:
+        """True when the output's occurrences of the target do not all have the same level."""
+        return len(set(self.candidate_levels)) > 1
+
+    def row(self) -> dict[str, Any]:
+        """A flat dict: one row of :meth:`ScoreReport.to_frame`."""
+        s, m, c = self.source, self.match, self.output_cue
+        return {
+            "doc_id": s.doc_id,
+            "sentence": s.sentence,
+            "cue_text": s.cue_text,
+            "cue_start": s.cue_start,
+            "cue_end": s.cue_end,
+            "rule_id": s.rule_id,
+            "source_level": s.level.value,
+            "target_text": s.target_text,
+            "target_start": s.target_start,
+            "target_end": s.target_end,
+            "cui": s.cui,
+            "fate": self.fate,
+            "metric": self.metric,
+            "tier": m.tier if m else None,
+            "match_detail": m.detail if m else None,
+            "match_score": m.score if m else None,
+            "context_similarity": m.context_similarity if m else None,
+            "n_candidates": m.n_candidates if m else 0,
+            "level_ambiguous": self.level_ambiguous,
+            "output_text": m.text if m else None,
+            "output_start": m.start if m else None,
+            "output_end": m.end if m else None,
+            "output_level": self.output_level.value if self.output_level else None,
+            "output_cue": c.text if c else None,
+            "output_cue_start": c.start if c else None,
+            "output_cue_end": c.end if c else None,
+            "output_rule_id": c.rule_id if c else None,
+            "commitment_shift": self.commitment_shift,
+            "direction": self.direction,
+            "negation_flip": self.negation_flip,
+            "polarity_flip": self.polarity_flip,
+            "p_source": self.p_source,
+            "p_output": self.p_output,
+            "calibrated_shift": self.calibrated_shift,
+        }
+
+
+PAIR_COLUMNS: tuple[str, ...] = tuple(
+    ScoredPair(
+        source=CueTargetPair(
+            sentence="x", sentence_start=0, sentence_end=1, cue_text="x", cue_start=0,
+            cue_end=1, level=Level.UL1, rule_id="x", direction="forward", target_text="x",
+            target_start=0, target_end=1,
+        ),
+        fate=M.DROPPED,
+    ).row()
+)  # fmt: skip
+
+
+def _json_safe(v: Any) -> Any:
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return None
+    if isinstance(v, dict):
+        return {str(k): _json_safe(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_safe(x) for x in v]
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)):
+        try:
+            return _json_safe(v.item())
+        except (AttributeError, ValueError):
+            return v
+    return v
+
+
+def _fmt_pct(v: float | None) -> str:
+    return "  n/a" if v is None else f"{100 * v:5.1f}%"
+
+
+def _fmt_ci(lo: float | None, hi: float | None) -> str:
+    if lo is None or hi is None:
+        return ""
+    return f"  [{100 * lo:.1f}–{100 * hi:.1f}]"
+
+
+def _summary_lines(
+    m: M.Metrics, pair_frame: pd.DataFrame, bert: Mapping[str, Any] | None
+) -> list[str]:
+    ov = m.overall[m.overall["scope"] == "micro"].set_index("metric")
+    n = int(ov.loc["TRR", "denominator"] or 0)
+    ret = int(ov.loc["TRR", "numerator"] or 0)
+    n_docs = m.settings.get("n_documents", 0)
+    scored = m.settings.get("n_documents_scored", n_docs)
+    docs = f"{scored}" if scored == n_docs else f"{scored} ({n_docs} with source pairs)"
+    lines = [f"documents: {docs}   source pairs |S|: {n}   retained |S+|: {ret}"]
+    ci_pct = round(100 * m.settings.get("ci", 0.95))
+    unit = m.settings.get("ci_unit", "pair")
+    lines.append(f"{'metric':<6} {'value':>6}   {ci_pct}% bootstrap CI (resampling {unit}s)")
+    for name in M.RATES:
+        row = ov.loc[name]
+        lines.append(f"{name:<6} {_fmt_pct(row['value'])}{_fmt_ci(row['ci_low'], row['ci_high'])}")
+    fates = Counter(pair_frame["fate"]) if len(pair_frame) else Counter()
+    lines.append("fates: " + ", ".join(f"{f} {fates.get(f, 0)}" for f in M.FATES))
+    infl, defl = ov.loc["inflation", "value"], ov.loc["deflation", "value"]
+    ratio = ov.loc["inflation_deflation_ratio", "value"]
+    ratio_s = (
+        "n/a"
+        if ratio is None or (isinstance(ratio, float) and math.isnan(ratio))
+        else ("inf" if math.isinf(ratio) else f"{ratio:.2f}")
+    )
+    lines.append(
+        f"inflation {_fmt_pct(infl).strip()}, deflation {_fmt_pct(defl).strip()}, ratio {ratio_s}"
+    )
+    nf = ov.loc["negation_flip_rate"]
+    pf = ov.loc["polarity_flip_rate"]
+    lines.append(
+        "negation flips (UL1 -> ASSERTED): "
+        f"{int(nf['numerator'] or 0)}/{int(nf['denominator'] or 0)}   "
+        f"polarity flips: {int(pf['numerator'] or 0)}/{int(pf['denominator'] or 0)}"
+    )
+    cs = ov.loc["calibrated_shift"]
+    if cs["value"] is not None and not (isinstance(cs["value"], float) and math.isnan(cs["value"])):
+        lines.append(
+            f"calibrated certainty shift: {cs['value']:+.1f} percentage points "
+            f"(mean |shift| {ov.loc['abs_calibrated_shift', 'value']:.1f}; "
+            f"{int(cs['denominator'])} pair(s) with survey probabilities)"
+        )
+    if len(pair_frame):
+        tiers = Counter(t for t in pair_frame["tier"] if isinstance(t, str))
+        amb = int((pair_frame["n_candidates"] > 1).sum())
+        lamb = int(pair_frame["level_ambiguous"].sum())
+        lines.append(
+            "alignment: "
+            + (", ".join(f"{t} {k}" for t, k in tiers.most_common()) or "nothing aligned")
+            + f"   ambiguous {amb} (levels differ {lamb})"
+        )
+    if bert:
+        lines.append(
+            f"BERTScore F1 {bert['f1']:.4f} "
+            f"(P {bert['precision']:.4f}, R {bert['recall']:.4f}; {bert['model']})"
+        )
+    return lines
+
+
+@dataclass
+class ScoreReport:
+    """The result of :func:`score`: every source pair with its fate, and the metrics."""
+
+    pairs: list[ScoredPair]
+    metrics: M.Metrics
+    source: str
+    output: str
+    doc_id: str | None = None
+    doc_type: str | None = None
+    output_pairs: list[CueTargetPair] = field(default_factory=list)
+    config: dict[str, Any] = field(default_factory=dict)
+    bertscore: dict[str, Any] | None = None
+
+    # the paper's five numbers, micro (pooled over this document's pairs)
+    @property
+    def trr(self) -> float | None:
+        return self.metrics.value("TRR")
+
+    @property
+    def urr(self) -> float | None:
+        return self.metrics.value("URR")
+
+    @property
+    def car(self) -> float | None:
+        return self.metrics.value("CAR")
+
+    @property
+    def pcr(self) -> float | None:
+        return self.metrics.value("PCR")
+
+    @property
+    def ohr(self) -> float | None:
+        return self.metrics.value("OHR")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per source pair (columns :data:`PAIR_COLUMNS` plus ``doc_type``)."""
+        rows = [p.row() for p in self.pairs]
+        frame = pd.DataFrame(rows, columns=list(PAIR_COLUMNS))
+        frame.insert(1, "doc_type", self.doc_type)
+        return frame
+
+    def to_dict(self, *, include_text: bool = False) -> dict[str, Any]:
+        """JSON-safe dict: config, metrics tables, pairs (and the texts with ``include_text``)."""
+        d: dict[str, Any] = {
+            "doc_id": self.doc_id,
+            "doc_type": self.doc_type,
+            "config": self.config,
+            "rates": self.metrics.rates(),
+            "metrics": self.metrics.to_dict(),
+            "bertscore": self.bertscore,
+            "pairs": [_json_safe(p.row()) for p in self.pairs],
+        }
+        if include_text:
+            d["source"] = self.source
+            d["output"] = self.output
+        return _json_safe(d)
+
+    def to_json(
+        self, path: str | Path | None = None, *, indent: int = 2, include_text: bool = False
+    ) -> str:
+        """The report as JSON text; written to ``path`` as well when given."""
+        text = json.dumps(
+            self.to_dict(include_text=include_text), indent=indent, ensure_ascii=False
+        )
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    def summary(self, *, pairs: bool = True) -> str:
+        """A readable summary: the rates with CIs, fates, directions, and (optionally) each pair."""
+        frame = self.to_frame()
+        lines = _summary_lines(self.metrics, frame, self.bertscore)
+        if pairs and self.pairs:
+            lines.append("pairs:")
+            for p in self.pairs:
+                s = p.source
+                where = (
+                    f"{p.output_level.value:<13} via {p.match.tier}"
+                    + (f" ({p.match.n_candidates} occurrences)" if p.match.n_candidates > 1 else "")
+                    if p.match and p.output_level
+                    else "-"
+                )
+                lines.append(
+                    f"  {s.level.value:<13} {s.cue_text!r} -> {s.target_text!r}: "
+                    f"{p.fate:<18} {where}"
+                )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        r = self.metrics.rates()
+        vals = ", ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in r.items())
+        return f"ScoreReport(doc_id={self.doc_id!r}, pairs={len(self.pairs)}, {vals})"
+
+
+# --------------------------------------------------------------------------------------------------
+# Scoring one document
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Scorer:
+    """Everything that stays the same across documents: engine, aligner, options."""
+
+    engine: Any
+    aligner: Aligner
+    linker: Any = None
+    choice: str = "context"
+    anchors: bool = True
+    dedup: bool = False
+
+    def config(self) -> dict[str, Any]:
+        return {
+            **self.aligner.config(),
+            "choice": self.choice,
+            "anchors": self.anchors,
+            "dedup": self.dedup,
+            "linked": self.linker is not None,
+        }
+
+    def pairs_for(
+        self, source: str, doc_id: str | None, source_pairs: Sequence[CueTargetPair] | None
+    ) -> list[CueTargetPair]:
+        if source_pairs is None:
+            pairs = self.engine.extract(source, doc_id=doc_id)
+            if self.linker is not None:
+                pairs = self.linker.link(source, pairs)
+            if self.dedup:
+                from .dedup import deduplicate
+
+                pairs = deduplicate(pairs)
+            return list(pairs)
+        out = []
+        for i, p in enumerate(source_pairs):
+            if not isinstance(p, CueTargetPair):
+                raise TypeError(
+                    f"source_pairs[{i}] must be a CueTargetPair, got {type(p).__name__}"
+                )
+            if not (0 <= p.target_start < p.target_end <= len(source)) or (
+                source[p.target_start : p.target_end] != p.target_text
+            ):
+                raise ValueError(
+                    f"source_pairs[{i}] (target {p.target_text!r} at "
+                    f"{p.target_start}:{p.target_end}) "
+                    "does not index the source text; pairs must come from this source"
+                )
+            out.append(p)
+        return out
+
+    def score_pairs(
+        self, source: str, output: str, pairs: list[CueTargetPair]
+    ) -> tuple[list[ScoredPair], list[CueTargetPair]]:
+        sentences = self.engine.sentences(output)
+        idx: OutputIndex = self.aligner.index(output, sentences)
+        output_pairs = self.engine.extract(output, sentences=sentences)
+        if self.linker is not None and output_pairs and any(p.cui for p in pairs):
+            output_pairs = self.linker.link(output, output_pairs)
+        matches = self.aligner.align(
+            pairs, idx, source_length=len(source), output_pairs=output_pairs
+        )
+        spans = sorted({sp for m in matches if m is not None for sp in m.candidates})
+        assessed = (
+            dict(zip(spans, self.engine.assess(output, spans, sentences=sentences), strict=False))
+            if spans
+            else {}
+        )
+        scored = []
+        for p, m in zip(pairs, matches, strict=False):
+            # a cue's survey probability speaks for the pair only if the cue decided its level alone
+            # (not capped by alternatives, not changed by a context rule)
+            own = p.cue_level is None or p.cue_level is p.level
+            p_source = M.cue_probability(p.cue_text if own else None, p.level, anchors=self.anchors)
+            if m is None:
+                scored.append(ScoredPair(source=p, fate=M.DROPPED, p_source=p_source))
+                continue
+            cand_levels = tuple(assessed[sp].level for sp in m.candidates)
+            k = 0
+            if self.choice == "first":
+                k = min(range(len(m.candidates)), key=lambda i: m.candidates[i])
+            elif self.choice == "lenient":
+                k = next((i for i, lv in enumerate(cand_levels) if lv is p.level), 0)
+            if k:
+                s, e = m.candidates[k]
+                m = m.model_copy(update={"start": s, "end": e, "text": output[s:e]})
+            a = assessed[(m.start, m.end)]
+            cue = a.cue
+            scored.append(
+                ScoredPair(
+                    source=p,
+                    fate=M.classify(p.level, a.level),
+                    match=m,
+                    output_level=a.level,
+                    output_cue=cue,
+                    candidate_levels=cand_levels,
+                    p_source=p_source,
+                    p_output=M.cue_probability(
+                        cue.text if cue is not None and cue.level is a.level else None,
+                        a.level,
+                        anchors=self.anchors,
+                    ),
+                )
+            )
+        return scored, output_pairs
+
+
+def _make_scorer(
+    *,
+    engine: Any = None,
+    aligner: Aligner | None = None,
+    tiers: Iterable[str] | None = None,
+    fuzzy_threshold: float | None = None,
+    semantic_threshold: float | None = None,
+    semantic_model: str | None = None,
+    concepts: Any = "vocabulary",
+    linker: Any = None,
+    choice: str = "context",
+    anchors: bool = True,
+    dedup: bool = False,
+    lexicons: Any = None,
+    rules_dir: Any = None,
+    extra_lexicons: Sequence[Any] = (),
+) -> _Scorer:
+    if choice not in CHOICES:
+        raise ValueError(f"choice must be one of {CHOICES}, got {choice!r}")
+    if linker is True:
+        from .api import get_linker
+
+        linker = get_linker()
+    elif linker is not None and not (hasattr(linker, "link") and hasattr(linker, "candidates")):
+        raise TypeError(
+            f"linker must be a cuelex.linking.Linker or True, got {type(linker).__name__}"
+        )
+    if engine is None:
+        from .api import get_engine
+
+        engine = get_engine(lexicons, rules_dir, extra_lexicons)
+    if aligner is None:
+        kw: dict[str, Any] = {"concepts": linker if linker is not None else concepts}
+        if fuzzy_threshold is not None:
+            kw["fuzzy_threshold"] = fuzzy_threshold
+        if semantic_threshold is not None:
+            kw["semantic_threshold"] = semantic_threshold
+        if semantic_model is not None:
+            kw["semantic_model"] = semantic_model
+        aligner = Aligner(tiers, **kw)
+    elif not isinstance(aligner, Aligner):
+        raise TypeError(f"aligner must be a cuelex.align.Aligner, got {type(aligner).__name__}")
+    return _Scorer(engine, aligner, linker, choice, anchors, bool(dedup))
+
+
+def _check_text(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    return value
+
+
+def score(
+    source: str,
+    output: str,
+    *,
+    doc_id: str | None = None,
+    doc_type: str | None = None,
+    source_pairs: Sequence[CueTargetPair] | None = None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 0.95,
+    bertscore: bool = False,
+    bertscore_model: str | None = None,
+    **options: Any,
+) -> ScoreReport:
+    """Score one output (rewrite, summary) against its source.
+
+    Parameters
+    ----------
+    source, output:
+        the two texts.
+    doc_id, doc_type:
+        carried into the report (``doc_type`` is the group of the per-type breakdown).
+    source_pairs:
+        your own source pairs (e.g. a benchmark's gold pairs) instead of cuelex's extraction; their
+        offsets must index ``source``.
+    n_boot, seed, ci:
+        bootstrap resamples (0 = no intervals), generator seed and interval level.
+    bertscore, bertscore_model:
+        also compute BERTScore (needs ``pip install "cuelex[bertscore]"``; see
+        :mod:`cuelex.bertscore`).
+    options:
+        ``tiers``, ``fuzzy_threshold``, ``concepts``, ``semantic_model``, ``semantic_threshold``
+        (alignment, see :class:`cuelex.align.Aligner`), or a ready ``aligner``; ``linker`` (a
+        :class:`cuelex.linking.Linker`, or True for the open-vocabulary one: link source pairs and
+        match output concepts with it); ``dedup`` (deduplicate the extracted source pairs per
+        document as in the paper, :func:`cuelex.dedup.deduplicate`; ignored with ``source_pairs``);
+        ``choice`` (:data:`CHOICES`); ``anchors`` (ASSERTED = 100, UL1 = 0 in the calibrated
+        shift); ``engine`` or ``lexicons``/``rules_dir``/``extra_lexicons`` (the extraction setup,
+        used for both texts).
+    """
+    _check_text("source", source)
+    _check_text("output", output)
+    scorer = _make_scorer(**options)
+    pairs = scorer.pairs_for(source, doc_id, source_pairs)
+    scored, output_pairs = scorer.score_pairs(source, output, pairs)
+    frame = pd.DataFrame([p.row() for p in scored], columns=list(PAIR_COLUMNS))
+    frame["doc_id"] = doc_id if doc_id is not None else "document"
+    metrics = M.summarize(frame, n_boot=n_boot, seed=seed, ci=ci)
+    bert = None
+    if bertscore:
+        from .bertscore import bertscore as _bertscore
+
+        bert = _bertscore([output], [source], model_path=bertscore_model)[0]
+    config = {**scorer.config(), "n_boot": n_boot, "seed": seed, "ci": ci}
+    return ScoreReport(
+        scored, metrics, source, output, doc_id, doc_type, list(output_pairs), config, bert
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Scoring many documents
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CorpusScores:
+    """The result of :func:`score_frame`: tidy tables.
+
+    * ``pairs`` — one row per source pair (doc id, group columns, source pair, fate, alignment,
+      output level and cue, shifts)
+    * ``documents`` — one row per document: counts per fate and its own rates (+ BERTScore)
+    * ``metrics`` — :class:`cuelex.metrics.Metrics`: ``overall`` (micro and macro with CIs),
+      ``by_level``, ``by_group``, ``confusion``
+    * ``problems`` — rows that could not be scored (only with ``errors="skip"``), with the reason
+    """
+
+    pairs: pd.DataFrame
+    documents: pd.DataFrame
+    metrics: M.Metrics
+    problems: pd.DataFrame
+    config: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def overall(self) -> pd.DataFrame:
+        return self.metrics.overall
+
+    @property
+    def by_group(self) -> pd.DataFrame:
+        return self.metrics.by_group
+
+    @property
+    def by_level(self) -> pd.DataFrame:
+        return self.metrics.by_level
+
+    @property
+    def confusion(self) -> pd.DataFrame:
+        return self.metrics.confusion
+
+    def rates(self, scope: str = "micro") -> dict[str, float | None]:
+        return self.metrics.rates(scope)
+
+    def to_dict(self, *, include_pairs: bool = True) -> dict[str, Any]:
+        d = {
+            "config": self.config,
+            "rates": self.metrics.rates(),
+            "rates_macro": self.metrics.rates("macro"),
+            "metrics": self.metrics.to_dict(),
+            "problems": self.problems.to_dict(orient="records"),
+        }
+        if include_pairs:
+            d["pairs"] = self.pairs.to_dict(orient="records")
+        if "bertscore_f1" in self.documents.columns:
+            d["bertscore_f1_mean"] = float(self.documents["bertscore_f1"].mean())
+        return _json_safe(d)
+
+    def to_json(
+        self, path: str | Path | None = None, *, indent: int = 2, include_pairs: bool = True
+    ) -> str:
+        text = json.dumps(
+            self.to_dict(include_pairs=include_pairs), indent=indent, ensure_ascii=False
+        )
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    def summary(self) -> str:
+        bert = None
+        if "bertscore_f1" in self.documents.columns and len(self.documents):
+            bert = {
+                "f1": float(self.documents["bertscore_f1"].mean()),
+                "precision": float(self.documents["bertscore_precision"].mean()),
+                "recall": float(self.documents["bertscore_recall"].mean()),
+                "model": self.config.get("bertscore_model", "?") + ", mean over documents",
+            }
+        lines = _summary_lines(self.metrics, self.pairs, bert)
+        bg = self.metrics.by_group
+        if len(bg):
+            gcols = [c for c in bg.columns if c not in ("n_documents", *M._TABLE_COLUMNS)]
+            sub = bg[(bg["scope"] == "micro") & (bg["metric"].isin(M.RATES))]
+            wide = sub.pivot_table(index=gcols, columns="metric", values="value", aggfunc="first")
+            wide = wide.reindex(columns=list(M.RATES))
+            lines.append("by " + ", ".join(gcols) + " (micro):")
+            lines.append((wide * 100).round(1).to_string())
+        if len(self.problems):
+            lines.append(f"skipped rows: {len(self.problems)} (see problems)")
+        return "\n".join(lines)
+
+
+def _what(v: Any) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "missing"
+    return type(v).__name__
+
+
+def _progress(iterable: Iterable[Any], total: int, enabled: bool | None) -> Iterable[Any]:
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return iterable
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm ships with spaCy
+        return iterable
+    return tqdm(iterable, total=total, desc="cuelex score", unit="doc", leave=False)
+
+
+def score_frame(
+    df: pd.DataFrame,
+    source_col: str = "source",
+    output_col: str = "output",
+    group_cols: Sequence[str] | str = (),
+    id_col: str | None = None,
+    *,
+    source_pairs: Mapping[Any, Sequence[CueTargetPair]] | None = None,
+    errors: str = "raise",
+    progress: bool | None = None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 0.95,
+    bertscore: bool = False,
+    bertscore_model: str | None = None,
+    **options: Any,
+) -> CorpusScores:
+    """Score every row of a table of source/output pairs: metrics pooled, per document, per group.
+
+    ``group_cols`` (e.g. ``["doc_type", "model", "task"]``) are carried into every table and get
+    their own breakdown. ``id_col`` names the document id column (default: the frame's index);
+    ids must be unique. ``source_pairs`` maps a document id to its own source pairs (a
+    benchmark's gold pairs). A row whose source or output is not text raises a ``ValueError``
+    naming it, or with ``errors="skip"`` is left out and listed in ``problems``. ``progress``: a
+    tqdm bar (default: only when stderr is a terminal). Other options as for :func:`score`.
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"score_frame expects a pandas DataFrame, got {type(df).__name__}")
+    if isinstance(group_cols, str):
+        group_cols = [group_cols]
+    group_cols = list(group_cols)
+    if errors not in ("raise", "skip"):
+        raise ValueError(f"errors must be 'raise' or 'skip', got {errors!r}")
+    for col, what in [
+        (source_col, "source_col"),
+        (output_col, "output_col"),
+        *[(g, "group_cols") for g in group_cols],
+    ]:
+        if col not in df.columns:
+            raise KeyError(f"{what}: the frame has no column {col!r} (columns: {list(df.columns)})")
+    if id_col is not None and id_col not in df.columns:
+        raise KeyError(f"id_col: the frame has no column {id_col!r} (columns: {list(df.columns)})")
+    ids = (df[id_col] if id_col is not None else pd.Series(df.index, index=df.index)).astype(str)
+    dup = ids[ids.duplicated()].unique().tolist()
+    if dup:
+        raise ValueError(
+            f"document ids must be unique; repeated: {dup[:5]}{' …' if len(dup) > 5 else ''}"
+        )
+    scorer = _make_scorer(**options)
+    rows: list[dict[str, Any]] = []
+    problems: list[dict[str, Any]] = []
+    bert_inputs: list[tuple[str, str, str]] = []
+    t0 = time.perf_counter()
+    n_docs = 0
+    for i, (doc_id, rec) in enumerate(
+        _progress(zip(ids, df.to_dict(orient="records"), strict=False), len(df), progress)
+    ):
+        src, out = rec[source_col], rec[output_col]
+        bad = [
+            f"{name} ({col!r}) is {_what(v)}, not text"
+            for name, col, v in (("source", source_col, src), ("output", output_col, out))
+            if not isinstance(v, str)
+        ]
+        if bad:
+            msg = f"row {i} (id {doc_id!r}): " + "; ".join(bad)
+            if errors == "raise":
+                raise ValueError(msg + ' (pass errors="skip" to leave such rows out)')
+            problems.append({"row": i, "doc_id": doc_id, "message": "; ".join(bad)})
+            continue
+        given = None
+        if source_pairs is not None:
+            given = source_pairs.get(doc_id, source_pairs.get(rec.get(id_col)) if id_col else None)
+            if given is None:
+                msg = f"row {i} (id {doc_id!r}): no entry in source_pairs"
+                if errors == "raise":
+                    raise ValueError(msg)
+                problems.append({"row": i, "doc_id": doc_id, "message": "no entry in source_pairs"})
+                continue
+        pairs = scorer.pairs_for(src, doc_id, given)
+        scored, _ = scorer.score_pairs(src, out, pairs)
+        n_docs += 1
+        groups = {g: rec[g] for g in group_cols}
+        for k, p in enumerate(scored):
+            r = p.row()
+            r["doc_id"] = doc_id
+            r.update(groups)
+            r["pair_index"] = k
+            rows.append(r)
+        if bertscore:
+            bert_inputs.append((doc_id, out, src))
+    seconds = time.perf_counter() - t0
+    columns = ["doc_id", *group_cols, "pair_index", *[c for c in PAIR_COLUMNS if c != "doc_id"]]
+    pairs_df = pd.DataFrame(rows, columns=columns)
+    metrics = M.summarize(pairs_df, group_cols=group_cols, n_boot=n_boot, seed=seed, ci=ci)
+    metrics.settings["n_documents_scored"] = n_docs  # including documents without any source pair
+    documents = _documents_table(df, ids, group_cols, metrics, problems)
+    config = {
+        **scorer.config(),
+        "n_boot": n_boot,
+        "seed": seed,
+        "ci": ci,
+        "n_rows": len(df),
+        "n_scored": n_docs,
+        "seconds": round(seconds, 3),
+    }
+    if bertscore and bert_inputs:
+        from .bertscore import bertscore as _bertscore
+        from .bertscore import resolve_model_path
+
+        res = _bertscore(
+            [o for _, o, _ in bert_inputs],
+            [s for _, _, s in bert_inputs],
+            model_path=bertscore_model,
+        )
+        bdf = pd.DataFrame(
+            {
+                "doc_id": [d for d, _, _ in bert_inputs],
+                "bertscore_precision": [r["precision"] for r in res],
+                "bertscore_recall": [r["recall"] for r in res],
+                "bertscore_f1": [r["f1"] for r in res],
+            }
+        )
+        documents = documents.merge(bdf, on="doc_id", how="left")
+        config["bertscore_model"] = str(resolve_model_path(bertscore_model))
+    problems_df = pd.DataFrame(problems, columns=["row", "doc_id", "message"])
+    return CorpusScores(pairs_df, documents, metrics, problems_df, config)
+
+
+def _documents_table(
+    df: pd.DataFrame,
+    ids: pd.Series,
+    group_cols: list[str],
+    metrics: M.Metrics,
+    problems: list[dict[str, Any]],
+) -> pd.DataFrame:
+    """Per-document table that also lists scored documents without any source pair (|S| = 0)."""
+    docs = metrics.documents.copy()
+    skipped = {p["doc_id"] for p in problems}
+    have = set(docs["doc_id"].astype(str)) if len(docs) else set()
+    extra = []
+    for doc_id, rec in zip(
+        ids,
+        df[group_cols].to_dict(orient="records") if group_cols else [{}] * len(df),
+        strict=False,
+    ):
+        if doc_id in have or doc_id in skipped:
+            continue
+        row = {"doc_id": doc_id, **rec, "n_pairs": 0, "n_retained": 0}
+        for f in M.FATES:
+            row[f] = 0
+        extra.append(row)
+    if extra:
+        docs = pd.concat([docs, pd.DataFrame(extra)], ignore_index=True)
+    order = {d: i for i, d in enumerate(ids)}
+    docs = docs.sort_values("doc_id", key=lambda s: s.map(order)).reset_index(drop=True)
+    return docs
+
+
+# --------------------------------------------------------------------------------------------------
+# Command line: cuelex score SOURCE OUTPUT | cuelex score --table FILE
+# --------------------------------------------------------------------------------------------------
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """Read a CSV, TSV or JSONL (optionally .gz) table of source/output pairs as strings."""
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"{p}: no such file")
+    name = p.name.lower()
+    compression = "gzip" if name.endswith(".gz") else None
+    if compression:
+        name = name[:-3]
+    try:
+        if name.endswith((".jsonl", ".ndjson")):
+            return pd.read_json(p, lines=True, dtype=False, compression=compression)
+        if name.endswith(".json"):
+            return pd.read_json(p, dtype=False, compression=compression)
+        if name.endswith(".tsv"):
+            return pd.read_csv(
+                p, sep="\t", dtype=str, keep_default_na=False, compression=compression
+            )
+        if name.endswith(".csv"):
+            return pd.read_csv(p, dtype=str, keep_default_na=False, compression=compression)
+    except ValueError as exc:
+        raise ValueError(f"{p}: cannot be read as a table: {exc}") from None
+    raise ValueError(f"{p}: the pairs table must be .csv, .tsv, .jsonl or .json (optionally .gz)")
+
+
+def _read_text(path: str) -> str:
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"{p}: no such file")
+    if p.is_dir():
+        raise ValueError(f"{p} is a folder; cuelex score SOURCE OUTPUT takes two text files")
+    return p.read_text(encoding="utf-8", errors="replace")
+
+
+def _options_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    opts: dict[str, Any] = {
+        "n_boot": args.n_boot,
+        "seed": args.seed,
+        "choice": args.choice,
+        "bertscore": args.bertscore,
+        "bertscore_model": args.bertscore_model,
+        "dedup": args.dedup,
+    }
+    if args.link:
+        opts["linker"] = True
+    if args.tiers:
+        opts["tiers"] = [t.strip() for t in args.tiers.split(",") if t.strip()]
+    if args.semantic:
+        opts["tiers"] = [*(opts.get("tiers") or DEFAULT_TIERS), "semantic"]
+    if args.fuzzy_threshold is not None:
+        opts["fuzzy_threshold"] = args.fuzzy_threshold
+    return opts
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """``cuelex score``: print a summary; JSON with ``-o``, the pairs table with ``--pairs-out``."""
+    try:
+        return _cmd_score(args)
+    except KeyError as exc:  # a missing column: report it like the CLI's other input errors
+        raise ValueError(str(exc.args[0]) if exc.args else str(exc)) from None
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    opts = _options_from_args(args)
+    if args.table:
+        if args.source or args.output_file:
+            raise ValueError("give either SOURCE OUTPUT or --table FILE, not both")
+        df = read_table(args.table)
+        result = score_frame(
+            df,
+            source_col=args.source_col,
+            output_col=args.output_col,
+            group_cols=args.group_col or [],
+            id_col=args.id_col,
+            errors="skip" if args.skip_bad_rows else "raise",
+            progress=None if not args.quiet else False,
+            **opts,
+        )
+        print(f"cuelex score: {args.table}")
+        print(result.summary())
+        if args.output:
+            result.to_json(args.output)
+            print(f"JSON written to {args.output}")
+        if args.pairs_out:
+            _write_pairs_table(result.pairs, args.pairs_out)
+            print(f"pairs written to {args.pairs_out}")
+        for prob in result.problems.to_dict(orient="records"):
+            print(
+                f"skipped: row {prob['row']} (id {prob['doc_id']}): {prob['message']}",
+                file=sys.stderr,
+            )
+        return 0
+    if not (args.source and args.output_file):
+        raise ValueError("cuelex score needs SOURCE and OUTPUT text files, or --table FILE")
+    report = score(
+        _read_text(args.source),
+        _read_text(args.output_file),
+        doc_id=Path(args.source).stem,
+        doc_type=args.doc_type,
+        **opts,
+    )
+    print(f"cuelex score: {args.source} -> {args.output_file}")
+    print(report.summary())
+    if args.output:
+        report.to_json(args.output, include_text=True)
+        print(f"JSON written to {args.output}")
+    if args.pairs_out:
+        _write_pairs_table(report.to_frame(), args.pairs_out)
+        print(f"pairs written to {args.pairs_out}")
+    return 0
+
+
+def _write_pairs_table(frame: pd.DataFrame, path: str) -> None:
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if p.suffix.lower() in (".jsonl", ".ndjson"):
+        frame.to_json(p, orient="records", lines=True, force_ascii=False)
+    elif p.suffix.lower() == ".csv":
+        frame.to_csv(p, index=False)
+    else:
+        raise ValueError(f"{p}: the pairs table must end in .csv or .jsonl")
+
+
+def add_score_subparser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Register ``cuelex score`` on the CLI's subparsers (``cuelex/cli.py`` calls this)."""
+    p = subparsers.add_parser(
+        "score",
+        help="score a rewrite against its source: TRR, URR, CAR, PCR, OHR and more",
+        description=(
+            "Score how well an output (summary, rewrite) preserves the certainty of its source. "
+            "Either two text files (SOURCE OUTPUT) or --table FILE with one source/output pair "
+            "per row "
+            "(CSV, TSV or JSONL, optionally .gz)."
+        ),
+    )
+    p.add_argument("source", nargs="?", help="source text file")
+    p.add_argument(
+        "output_file", nargs="?", metavar="output", help="output (rewrite/summary) text file"
+    )
+    p.add_argument(
+        "--table", help="CSV/TSV/JSONL file of source/output pairs, one document per row"
+    )
+    p.add_argument(
+        "--source-col", default="source", help="source text column of --table (default: source)"
+    )
+    p.add_argument(
+        "--output-col", default="output", help="output text column of --table (default: output)"
+    )
+    p.add_argument(
+        "--id-col", default=None, help="document id column of --table (default: row number)"
+    )
+    p.add_argument(
+        "--group-col",
+        action="append",
+        help="column to break results down by (repeatable: doc_type, model, ...)",
+    )
+    p.add_argument(
+        "--doc-type", default=None, help="document type of SOURCE (single-document mode)"
+    )
+    p.add_argument(
+        "-o", "--output", default=None, help="write the full report as JSON to this file"
+    )
+    p.add_argument(
+        "--pairs-out", default=None, help="write one row per source pair to this .csv/.jsonl"
+    )
+    p.add_argument(
+        "--tiers",
+        default=None,
+        help="comma-separated alignment tiers (default: exact,normalized,abbreviation,cui,fuzzy)",
+    )
+    p.add_argument(
+        "--fuzzy-threshold",
+        type=float,
+        default=None,
+        help="rapidfuzz ratio for the fuzzy tier (default 85)",
+    )
+    p.add_argument(
+        "--semantic",
+        action="store_true",
+        help="add the semantic tier (needs the local MiniLM model)",
+    )
+    p.add_argument(
+        "--choice",
+        choices=CHOICES,
+        default="context",
+        help="which occurrence to read when a target occurs several times",
+    )
+    p.add_argument(
+        "--n-boot",
+        type=int,
+        default=1000,
+        help="bootstrap resamples for confidence intervals (0: none)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument(
+        "--bertscore",
+        action="store_true",
+        help='also compute BERTScore (pip install "cuelex[bertscore]")',
+    )
+    p.add_argument("--bertscore-model", default=None, help="local model directory for BERTScore")
+    p.add_argument(
+        "--dedup",
+        action="store_true",
+        help="keep each source target once per document (paper's rules)",
+    )
+    p.add_argument(
+        "--link",
+        action="store_true",
+        help="link targets to concepts first (open vocabulary; slower)",
+    )
+    p.add_argument(
+        "--skip-bad-rows",
+        action="store_true",
+        help="skip table rows without text instead of failing",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_score)
+    return p
