@@ -426,6 +426,7 @@ class Engine:
         self._verbs = _WordList(t.clause_verbs)
         self._verb_like = _WordList(t.verb_like)
         self._verb_suffixes = tuple(t.verb_suffixes)
+        self._adjective_suffixes = tuple(t.adjective_suffixes)
         self._copulas = frozenset(w.lower() for w in t.copulas)
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
@@ -691,7 +692,7 @@ class Engine:
     def _forward_targets(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int]]:
         j = min(j, i + self.resources.targets.max_scope_tokens)
         parts = self._split_conjuncts(toks, i, j)
-        out: list[tuple[int, int]] = []
+        out: list[tuple[int, int, bool, bool]] = []  # start, end, cut by a preposition, lone adjective
         has_coord = any(sep in ("and", "or") for _, _, sep in parts)
         max_part = self.resources.targets.max_conjunct_tokens
         for idx, (a, b, sep) in enumerate(parts):
@@ -712,11 +713,17 @@ class Engine:
                     break
             elif np is None:
                 break  # nothing usable right after the cue ("no, ..."): nothing further either
-            out.append(np)
+            cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
+            if out and out[-1][1] - out[-1][0] == 1 and out[-1][3] and np[1] - np[0] >= 2:
+                # "mediastinal or hilar lymphadenopathy": the adjective shares the later head noun
+                out[-1] = (out[-1][0], np[1], cut_by_breaker, False)
+            else:
+                adjective = np[1] - np[0] == 1 and toks[np[0]].low.endswith(self._adjective_suffixes)
+                out.append((np[0], np[1], cut_by_breaker, adjective))
             # a breaker or clause inside the first part ends the list unless a coordinator follows
             if np[1] < b and self._clause_start(toks, np[1], b):
                 break
-        return out
+        return [(a, b) for a, b, _, _ in out]
 
     def _only_skippable(self, toks: Sequence[_Tok], rng: tuple[int, int]) -> bool:
         i, j = rng

@@ -166,6 +166,7 @@ class TargetRules(BaseModel):
     clause_verbs: tuple[str, ...]
     verb_like: tuple[str, ...]
     verb_suffixes: tuple[str, ...]
+    adjective_suffixes: tuple[str, ...]
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]

@@ -215,3 +215,15 @@ def test_wrong_type_is_a_clear_error():
 )
 def test_development_set_rules(text, target, expected):
     assert level_of(text, target) == expected
+
+
+def test_adjective_conjunct_shares_the_head_noun():
+    assert targets("No mediastinal or hilar lymphadenopathy.") == {"mediastinal or hilar lymphadenopathy": "UL1"}
+
+
+def test_list_goes_on_after_a_prepositional_phrase():
+    assert targets("No effusion in the left lung or pneumothorax.") == {"effusion": "UL1", "pneumothorax": "UL1"}
+
+
+def test_contrast_technique_is_not_a_negation():
+    assert pairs_of("CT HEAD WITHOUT CONTRAST") == []
