@@ -29,7 +29,9 @@ def _key(value: object) -> object:
 
 @lru_cache(maxsize=16)
 def _cached_engine(lexicons: object, rules_dir: object, extra: object) -> Engine:
-    return Engine(load_resources(lexicons=lexicons, rules_dir=rules_dir, extra_lexicons=extra or ()))  # type: ignore[arg-type]
+    return Engine(
+        load_resources(lexicons=lexicons, rules_dir=rules_dir, extra_lexicons=extra or ())
+    )  # type: ignore[arg-type]
 
 
 def get_engine(

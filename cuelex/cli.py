@@ -14,7 +14,7 @@ from importlib import resources as importlib_resources
 from pathlib import Path
 
 from .api import extract, get_engine, to_frame
-from .corpus import Document, InputError, Problem, read_documents
+from .corpus import InputError, Problem, read_documents
 from .levels import CUE_LEVELS
 from .records import CueTargetPair
 from .schema import ResourceError
@@ -32,7 +32,9 @@ def _summary(pairs: list[CueTargetPair], n_docs: int, seconds: float) -> str:
     cues = Counter(p.cue_text.lower() for p in pairs)
     lines = [
         f"documents: {n_docs}   cue-target pairs: {len(pairs)}   "
-        f"({n_docs / seconds:.0f} documents/s)" if seconds > 0 else f"documents: {n_docs}   pairs: {len(pairs)}",
+        f"({n_docs / seconds:.0f} documents/s)"
+        if seconds > 0
+        else f"documents: {n_docs}   pairs: {len(pairs)}",
         "pairs per level: " + ", ".join(f"{lv.value} {levels.get(lv, 0)}" for lv in CUE_LEVELS),
         "most frequent cues: " + ", ".join(f"{c!r} {k}" for c, k in cues.most_common(8)),
     ]
@@ -57,15 +59,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     docs = list(read_documents(demo_corpus_path()))
     pairs: list[CueTargetPair] = []
     for doc in docs:
-        pairs.extend(extract(doc.text, doc_id=doc.id, link=not args.no_link, deduplicate=not args.no_link))
+        pairs.extend(
+            extract(doc.text, doc_id=doc.id, link=not args.no_link, deduplicate=not args.no_link)
+        )
     seconds = time.perf_counter() - t0
     out = Path(args.output)
     _write_pairs(pairs, out)
-    print("cuelex demo: ACI-BENCH clinical notes (CC BY 4.0), shipped lexicons and rules, open vocabulary")
+    print(
+        "cuelex demo: ACI-BENCH clinical notes (CC BY 4.0), shipped lexicons and rules, open vocabulary"
+    )
     print(_summary(pairs, len(docs), seconds))
     if not args.no_link:
         linked = sum(p.cui is not None for p in pairs)
-        print(f"linked to a concept: {linked} of {len(pairs)} pairs ({linked / max(len(pairs), 1):.0%})")
+        print(
+            f"linked to a concept: {linked} of {len(pairs)} pairs ({linked / max(len(pairs), 1):.0%})"
+        )
     print(f"pairs written to {out}")
     return 0
 
@@ -79,7 +87,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
         rules_dir=args.rules,
         extra_lexicons=args.extra_lexicon or (),
     )
-    get_engine(args.lexicons, args.rules, args.extra_lexicon or ())  # a bad lexicon fails before any input is read
+    get_engine(
+        args.lexicons, args.rules, args.extra_lexicon or ()
+    )  # a bad lexicon fails before any input is read
     problems: list[Problem] = []
     pairs: list[CueTargetPair] = []
     n = 0
@@ -109,25 +119,49 @@ _SUBCOMMANDS: tuple[tuple[str, str], ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cuelex", description=__doc__)
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv: DEBUG)")
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0, help="more log output (-vv: DEBUG)"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("demo", help="extract pairs from the embedded demo corpus and print a summary")
-    p.add_argument("-o", "--output", default="out/demo_pairs.csv", help="CSV or JSONL file for the pairs")
+    p = sub.add_parser(
+        "demo", help="extract pairs from the embedded demo corpus and print a summary"
+    )
+    p.add_argument(
+        "-o", "--output", default="out/demo_pairs.csv", help="CSV or JSONL file for the pairs"
+    )
     p.add_argument("--no-link", action="store_true", help="skip concept linking and deduplication")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("extract", help="extract cue-target pairs from .txt/.csv/.jsonl files or folders")
-    p.add_argument("files", nargs="+", help="inputs: .txt, folder of .txt, .csv/.tsv/.jsonl (optionally .gz)")
+    p = sub.add_parser(
+        "extract", help="extract cue-target pairs from .txt/.csv/.jsonl files or folders"
+    )
+    p.add_argument(
+        "files", nargs="+", help="inputs: .txt, folder of .txt, .csv/.tsv/.jsonl (optionally .gz)"
+    )
     p.add_argument("-o", "--output", help="output .csv or .jsonl (default: CSV on stdout)")
-    p.add_argument("--text-col", default="text", help="text column of CSV/JSONL inputs (default: text)")
-    p.add_argument("--id-col", default=None, help="document id column (default: id or note_id if present)")
-    p.add_argument("--lexicons", default=None, help="lexicon file or folder replacing the shipped lexicons")
-    p.add_argument("--extra-lexicon", action="append", help="lexicon file added to the shipped ones")
+    p.add_argument(
+        "--text-col", default="text", help="text column of CSV/JSONL inputs (default: text)"
+    )
+    p.add_argument(
+        "--id-col", default=None, help="document id column (default: id or note_id if present)"
+    )
+    p.add_argument(
+        "--lexicons", default=None, help="lexicon file or folder replacing the shipped lexicons"
+    )
+    p.add_argument(
+        "--extra-lexicon", action="append", help="lexicon file added to the shipped ones"
+    )
     p.add_argument("--rules", default=None, help="rules folder replacing the shipped rules")
     p.add_argument("--link", action="store_true", help="link targets to concepts (open vocabulary)")
-    p.add_argument("--vocabulary", default=None, help="concept index from `cuelex vocab build` (implies --link)")
-    p.add_argument("--dedup", action="store_true", help="keep each target once per document (paper's rules)")
+    p.add_argument(
+        "--vocabulary",
+        default=None,
+        help="concept index from `cuelex vocab build` (implies --link)",
+    )
+    p.add_argument(
+        "--dedup", action="store_true", help="keep each target once per document (paper's rules)"
+    )
     p.set_defaults(func=cmd_extract)
 
     for module, hook in _SUBCOMMANDS:
@@ -144,7 +178,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    level = logging.WARNING if args.verbose == 0 else logging.INFO if args.verbose == 1 else logging.DEBUG
+    level = (
+        logging.WARNING
+        if args.verbose == 0
+        else logging.INFO
+        if args.verbose == 1
+        else logging.DEBUG
+    )
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     try:
         return int(args.func(args) or 0)

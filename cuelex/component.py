@@ -77,12 +77,16 @@ class CuelexComponent:
         if self.spans_key:
             spans = []
             for p in pairs:
-                span = doc.char_span(p.target_start, p.target_end, label=str(p.level), alignment_mode="expand")
+                span = doc.char_span(
+                    p.target_start, p.target_end, label=str(p.level), alignment_mode="expand"
+                )
                 if span is not None:
                     spans.append(span)
             doc.spans[self.spans_key] = spans
         if self.assess_ents and doc.ents:
-            found = self.engine.assess(text, [(e.start_char, e.end_char) for e in doc.ents], sentences=sents)
+            found = self.engine.assess(
+                text, [(e.start_char, e.end_char) for e in doc.ents], sentences=sents
+            )
             doc.user_data[ASSESS_KEY] = {
                 f"{a.start}:{a.end}": {
                     "level": a.level.value,

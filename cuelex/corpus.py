@@ -56,7 +56,9 @@ def _suffixes(path: Path) -> tuple[str, bool]:
 
 def _open_text(path: Path, gz: bool) -> TextIO:
     if gz:
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace", newline="")
+        return io.TextIOWrapper(
+            gzip.open(path, "rb"), encoding="utf-8", errors="replace", newline=""
+        )
     return open(path, encoding="utf-8", errors="replace", newline="")
 
 
@@ -77,11 +79,15 @@ def read_documents(
     path = Path(path)
     problems = problems if problems is not None else []
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and _suffixes(p)[0] in TEXT_SUFFIXES)
+        files = sorted(
+            p for p in path.rglob("*") if p.is_file() and _suffixes(p)[0] in TEXT_SUFFIXES
+        )
         if not files:
             raise InputError(f"{path}: folder contains no .txt files")
         for f in files:
-            yield from read_documents(f, text_col=text_col, id_col=id_col, type_col=type_col, problems=problems)
+            yield from read_documents(
+                f, text_col=text_col, id_col=id_col, type_col=type_col, problems=problems
+            )
         return
     if not path.is_file():
         raise InputError(f"{path}: file not found")
@@ -91,7 +97,9 @@ def read_documents(
             yield Document(id=path.stem if not gz else Path(path.stem).stem, text=fh.read())
         return
     if suffix in (".csv", ".tsv"):
-        yield from _read_csv(path, gz, "\t" if suffix == ".tsv" else ",", text_col, id_col, type_col, problems)
+        yield from _read_csv(
+            path, gz, "\t" if suffix == ".tsv" else ",", text_col, id_col, type_col, problems
+        )
         return
     if suffix in (".jsonl", ".ndjson", ".json"):
         yield from _read_jsonl(path, gz, text_col, id_col, type_col, problems)
@@ -110,7 +118,12 @@ def _check_columns(path: Path, columns: list[str], wanted: dict[str, str | None]
 
 
 def _make_doc(
-    source: Path, row_no: int, row: dict[str, Any], text_col: str, id_col: str | None, type_col: str | None,
+    source: Path,
+    row_no: int,
+    row: dict[str, Any],
+    text_col: str,
+    id_col: str | None,
+    type_col: str | None,
     problems: list[Problem],
 ) -> Document | None:
     text = row.get(text_col)
@@ -124,11 +137,18 @@ def _make_doc(
     doc_id = str(doc_id) if doc_id not in (None, "") else f"{source.name}:{row_no}"
     doc_type = row.get(type_col) if type_col else None
     meta = {k: v for k, v in row.items() if k not in (text_col, id_col, type_col)}
-    return Document(id=doc_id, text=text, doc_type=str(doc_type) if doc_type is not None else None, meta=meta)
+    return Document(
+        id=doc_id, text=text, doc_type=str(doc_type) if doc_type is not None else None, meta=meta
+    )
 
 
 def _read_csv(
-    path: Path, gz: bool, delimiter: str, text_col: str, id_col: str | None, type_col: str | None,
+    path: Path,
+    gz: bool,
+    delimiter: str,
+    text_col: str,
+    id_col: str | None,
+    type_col: str | None,
     problems: list[Problem],
 ) -> Iterator[Document]:
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
@@ -152,7 +172,11 @@ def _read_csv(
                 continue
             row_no += 1
             if None in row:  # more fields than the header has
-                problem = Problem(str(path), row_no, f"{len(columns) + len(row[None])} fields, header has {len(columns)}; row skipped")
+                problem = Problem(
+                    str(path),
+                    row_no,
+                    f"{len(columns) + len(row[None])} fields, header has {len(columns)}; row skipped",
+                )
                 problems.append(problem)
                 log.warning("%s", problem)
                 continue
@@ -162,7 +186,12 @@ def _read_csv(
 
 
 def _read_jsonl(
-    path: Path, gz: bool, text_col: str, id_col: str | None, type_col: str | None, problems: list[Problem]
+    path: Path,
+    gz: bool,
+    text_col: str,
+    id_col: str | None,
+    type_col: str | None,
+    problems: list[Problem],
 ) -> Iterator[Document]:
     with _open_text(path, gz) as fh:
         checked = False
@@ -172,12 +201,20 @@ def _read_jsonl(
             try:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
-                problem = Problem(str(path), row_no, f"malformed JSON ({exc.msg} at column {exc.colno}); row skipped")
+                problem = Problem(
+                    str(path),
+                    row_no,
+                    f"malformed JSON ({exc.msg} at column {exc.colno}); row skipped",
+                )
                 problems.append(problem)
                 log.warning("%s", problem)
                 continue
             if not isinstance(row, dict):
-                problem = Problem(str(path), row_no, f"expected a JSON object, got {type(row).__name__}; row skipped")
+                problem = Problem(
+                    str(path),
+                    row_no,
+                    f"expected a JSON object, got {type(row).__name__}; row skipped",
+                )
                 problems.append(problem)
                 log.warning("%s", problem)
                 continue

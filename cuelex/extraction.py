@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import re
-import string
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -227,7 +226,9 @@ class _Scanner:
                 parts.append(r"(?<!\w)\L<bounded>")
             if free:
                 parts.append(r"\L<free>")
-            self._prefilter = regex.compile("|".join(parts), _FLAGS, bounded=sorted(bounded), free=sorted(free))
+            self._prefilter = regex.compile(
+                "|".join(parts), _FLAGS, bounded=sorted(bounded), free=sorted(free)
+            )
 
     def _compile(self, ids: frozenset[int]) -> regex.Pattern:
         """The POSIX alternation of a set of patterns (plus those that may start anywhere), cached."""
@@ -517,7 +518,9 @@ class Engine:
             if Direction.FORWARD in directions:
                 i, j = tok_range(cue.end, f_end)
                 for a, b in self._forward_targets(toks, i, j):
-                    reaches.append(_Reach(cue, toks[a].start, toks[b - 1].end, Direction.FORWARD, a - i))
+                    reaches.append(
+                        _Reach(cue, toks[a].start, toks[b - 1].end, Direction.FORWARD, a - i)
+                    )
             forward_found = bool(reaches) and reaches[-1].cue is cue
             if Direction.BACKWARD in directions and not (
                 cue.direction is Direction.EITHER and forward_found
@@ -536,8 +539,13 @@ class Engine:
                 for a, b, part_end in found:
                     reaches.append(
                         _Reach(
-                            cue, toks[a].start, toks[b - 1].end, Direction.BACKWARD, j - b,
-                            toks[a].start, toks[part_end - 1].end,
+                            cue,
+                            toks[a].start,
+                            toks[b - 1].end,
+                            Direction.BACKWARD,
+                            j - b,
+                            toks[a].start,
+                            toks[part_end - 1].end,
                         )
                     )
         alt_groups = self._alternative_groups(text, toks, alt_markers, boundaries, s, e)
@@ -558,7 +566,9 @@ class Engine:
             level, ctx_id = rule.set_level, rule.id
             break
         direction = entry.direction
-        return _CueHit(m.start, m.end, text[m.start : m.end], level, direction, entry, entry.id, ctx_id)
+        return _CueHit(
+            m.start, m.end, text[m.start : m.end], level, direction, entry, entry.id, ctx_id
+        )
 
     @staticmethod
     def _directions(text: str, cue: _CueHit) -> tuple[Direction, ...]:
@@ -584,13 +594,17 @@ class Engine:
         # a participle right after a noun ("rales or rhonchi noted") does not start a clause
         return any(
             toks[k].low in self._verbs
-            and not (k > i and toks[k].low not in self._copulas and self._strip_trailing.match_at(toks, k, k + 1))
+            and not (
+                k > i
+                and toks[k].low not in self._copulas
+                and self._strip_trailing.match_at(toks, k, k + 1)
+            )
             for k in range(i, j)
         )
 
     @staticmethod
     def _coord_kind(tok: _Tok) -> str:
-        """"and" for conjunctions that can start a new clause, "or" for the others (or, nor, and/or)."""
+        """ "and" for conjunctions that can start a new clause, "or" for the others (or, nor, and/or)."""
         return "and" if tok.low in ("and", "plus", "&", "as") else "or"
 
     def _split_conjuncts(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int, str]]:
@@ -600,7 +614,9 @@ class Engine:
         k = i
         while k < j:
             low = toks[k].low
-            if low == "(":  # a parenthesis is part of the conjunct it follows: "bleeding (occult or overt)"
+            if (
+                low == "("
+            ):  # a parenthesis is part of the conjunct it follows: "bleeding (occult or overt)"
                 close = next((m for m in range(k + 1, j) if toks[m].low == ")"), None)
                 if close is not None:
                     k = close + 1
@@ -634,7 +650,11 @@ class Engine:
                 continue
             break
         # verbs and adverbs after a negated verb ("has not noticed any blood"): the object is the target
-        while i < j and (toks[i].low in self._verbs or toks[i].low in self._verb_like or self._verb_form(toks, i, j)):
+        while i < j and (
+            toks[i].low in self._verbs
+            or toks[i].low in self._verb_like
+            or self._verb_form(toks, i, j)
+        ):
             i += 1
             while i < j and self._strip_leading.match_at(toks, i, j):
                 i += self._strip_leading.match_at(toks, i, j)
@@ -678,21 +698,25 @@ class Engine:
         return False
 
     def _verb_form(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
-        """"noticed" in "not noticed any blood", "fully" in "not fully resolved"; not "increased thirst"."""
+        """ "noticed" in "not noticed any blood", "fully" in "not fully resolved"; not "increased thirst"."""
         low = toks[i].low
         if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes):
             return False
         if i + 1 >= j:
             return low.endswith("ed")  # "not resolved"; but "splenomegaly", "anomaly" are nouns
         nxt = toks[i + 1].low
-        return bool(self._strip_leading.match_at(toks, i + 1, j)) or nxt in self._verb_like or (
-            len(nxt) > 4 and nxt.endswith(self._verb_suffixes)
+        return (
+            bool(self._strip_leading.match_at(toks, i + 1, j))
+            or nxt in self._verb_like
+            or (len(nxt) > 4 and nxt.endswith(self._verb_suffixes))
         )
 
     def _forward_targets(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int]]:
         j = min(j, i + self.resources.targets.max_scope_tokens)
         parts = self._split_conjuncts(toks, i, j)
-        out: list[tuple[int, int, bool, bool]] = []  # start, end, cut by a preposition, lone adjective
+        out: list[
+            tuple[int, int, bool, bool]
+        ] = []  # start, end, cut by a preposition, lone adjective
         has_coord = any(sep in ("and", "or") for _, _, sep in parts)
         max_part = self.resources.targets.max_conjunct_tokens
         for idx, (a, b, sep) in enumerate(parts):
@@ -718,7 +742,9 @@ class Engine:
                 # "mediastinal or hilar lymphadenopathy": the adjective shares the later head noun
                 out[-1] = (out[-1][0], np[1], cut_by_breaker, False)
             else:
-                adjective = np[1] - np[0] == 1 and toks[np[0]].low.endswith(self._adjective_suffixes)
+                adjective = np[1] - np[0] == 1 and toks[np[0]].low.endswith(
+                    self._adjective_suffixes
+                )
                 out.append((np[0], np[1], cut_by_breaker, adjective))
             # a breaker or clause inside the first part ends the list unless a coordinator follows
             if np[1] < b and self._clause_start(toks, np[1], b):
@@ -764,7 +790,9 @@ class Engine:
             if last:
                 # the last clause verb or subject before the target starts the clause
                 for k in range(b - 1, a - 1, -1):
-                    if toks[k].low in self._verbs or self._breakers.match_at(toks, k, b) == 1 and k == a:
+                    if toks[k].low in self._verbs or (
+                        self._breakers.match_at(toks, k, b) == 1 and k == a
+                    ):
                         a = k + 1
                         break
             else:
@@ -841,7 +869,11 @@ class Engine:
         best: _Reach | None = None
         for r in analysis.reaches:
             # a cue inside the caller's span does not govern the span as a whole (see below)
-            if r.cover_start < end and start < r.cover_end and not (start <= r.cue.start and r.cue.end <= end):
+            if (
+                r.cover_start < end
+                and start < r.cover_end
+                and not (start <= r.cue.start and r.cue.end <= end)
+            ):
                 if best is None or self._better(r, best):
                     best = r
         if best is None and own_cues:
@@ -895,11 +927,19 @@ class Engine:
         if self.resources.conflicts.result_over_evaluation and a.side is not b.side:
             # "evaluation for DVT is negative": the stated result beats the evaluation cue
             back, fwd = (a, b) if a.side is Direction.BACKWARD else (b, a)
-            if fwd.cue.level is Level.UL5 and back.cue.level is not Level.UL5 and back.distance <= fwd.distance + 1:
+            if (
+                fwd.cue.level is Level.UL5
+                and back.cue.level is not Level.UL5
+                and back.distance <= fwd.distance + 1
+            ):
                 return a is back
         if a.distance != b.distance:
             return a.distance < b.distance
-        first = Direction.FORWARD if self.resources.conflicts.tie_break == "forward_first" else Direction.BACKWARD
+        first = (
+            Direction.FORWARD
+            if self.resources.conflicts.tie_break == "forward_first"
+            else Direction.BACKWARD
+        )
         if a.side != b.side:
             return a.side is first
         return a.cue.start < b.cue.start
@@ -973,7 +1013,9 @@ class Engine:
                 else:
                     end_in = end
             if an is None:
-                out.append(Assessment(start=start, end=end, text=text[start:end], level=Level.ASSERTED))
+                out.append(
+                    Assessment(start=start, end=end, text=text[start:end], level=Level.ASSERTED)
+                )
                 continue
             cue, level, mods, _ = self._decide(an, start, end_in, own_cues=True)
             out.append(
@@ -1022,7 +1064,11 @@ def _check_span(text: str, span: object, index: int) -> tuple[int, int]:
         start, end = span  # type: ignore[misc]
     except (TypeError, ValueError):
         raise TypeError(f"span {index} must be a (start, end) pair of ints, got {span!r}") from None
-    if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
+    if (
+        not (isinstance(start, int) and isinstance(end, int))
+        or isinstance(start, bool)
+        or isinstance(end, bool)
+    ):
         raise TypeError(f"span {index} must be a (start, end) pair of ints, got {span!r}")
     if not 0 <= start < end <= len(text):
         raise ValueError(

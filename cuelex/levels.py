@@ -39,7 +39,7 @@ class Level(str, Enum):
 
     @property
     def polarity(self) -> str:
-        """"present", "absent" or "unresolved": which way the writer leans."""
+        """ "present", "absent" or "unresolved": which way the writer leans."""
         if self in (Level.UL1, Level.HEDGED_ABSENT):
             return "absent"
         if self in (Level.ASSERTED, Level.UL2, Level.UL3):

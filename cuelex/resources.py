@@ -138,7 +138,9 @@ def _check_references(res: Resources) -> None:
             raise ResourceError(
                 f"rules/context.yaml: rule {rule.id!r}, field 'cue_ids': unknown cue id(s) {unknown}"
             )
-    all_ids = [r.id for r in res.pseudo_cues + res.terminators + res.alternatives + res.not_alternatives]
+    all_ids = [
+        r.id for r in res.pseudo_cues + res.terminators + res.alternatives + res.not_alternatives
+    ]
     dupes = sorted({i for i in all_ids if all_ids.count(i) > 1} | (ids & set(all_ids)))
     if dupes:
         raise ResourceError(f"rule ids defined twice: {dupes}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
 import regex
@@ -45,7 +46,7 @@ class SentenceSplitter:
         cuts.discard(0)
         bounds = [0, *sorted(c for c in cuts if 0 < c < len(text)), len(text)]
         spans = []
-        for a, b in zip(bounds, bounds[1:]):
+        for a, b in itertools.pairwise(bounds):
             while a < b and text[a].isspace():
                 a += 1
             while b > a and text[b - 1].isspace():
@@ -104,7 +105,8 @@ class SentenceSplitter:
                 if m.start() == 0 or not text[m.start() - 1].isalnum():
                     continue
             if mark == "." and (
-                self._abbreviation_before(text, m.start()) or self._list_number_before(text, m.start())
+                self._abbreviation_before(text, m.start())
+                or self._list_number_before(text, m.start())
             ):
                 continue
             cuts.add(nxt)
@@ -119,7 +121,7 @@ class SentenceSplitter:
         if word in self._abbrev:
             return True
         # single letters ("A. Smith") and dotted initialisms ("p.o.")
-        return len(word) == 1 and word.isalpha() or ("." in word and len(word) <= 6)
+        return (len(word) == 1 and word.isalpha()) or ("." in word and len(word) <= 6)
 
     @staticmethod
     def _list_number_before(text: str, dot: int) -> bool:

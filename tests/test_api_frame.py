@@ -130,7 +130,7 @@ def test_duplicate_ids_rejected(tmp_path):
 def test_truncated_yaml_is_a_clear_error(tmp_path):
     lex = tmp_path / "trunc.yaml"
     lex.write_text("description: d\nentries:\n  - {id: a.b, cue: [", encoding="utf-8")
-    with pytest.raises(ResourceError, match="trunc.yaml: not valid YAML"):
+    with pytest.raises(ResourceError, match=r"trunc\.yaml: not valid YAML"):
         cuelex.extract("x", extra_lexicons=[lex])
 
 

@@ -39,7 +39,11 @@ def test_level_enum_member_names():
         ("Right basilar opacity, atelectasis or pneumonia.", "opacity", "ASSERTED"),
         ("Findings may represent atelectasis.", "atelectasis", "UL3"),
         ("Pneumonia is unlikely.", "Pneumonia", "HEDGED_ABSENT"),
-        ("The patient denies chest pain and has shortness of breath.", "shortness of breath", "ASSERTED"),
+        (
+            "The patient denies chest pain and has shortness of breath.",
+            "shortness of breath",
+            "ASSERTED",
+        ),
         ("The patient denies chest pain and has shortness of breath.", "chest pain", "UL1"),
         ("R/O celiac sprue.", "celiac sprue", "UL5"),
     ],

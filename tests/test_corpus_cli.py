@@ -20,7 +20,9 @@ def test_read_txt_folder_csv_jsonl(tmp_path):
     assert [(d.id, d.text) for d in docs] == [("a", "Possible pneumonia."), ("b", "No effusion.")]
 
     csv_path = tmp_path / "n.csv"
-    pd.DataFrame({"note_id": ["x1", "x2"], "text": ["a, \"quoted\"\nline", "b"]}).to_csv(csv_path, index=False)
+    pd.DataFrame({"note_id": ["x1", "x2"], "text": ['a, "quoted"\nline', "b"]}).to_csv(
+        csv_path, index=False
+    )
     docs = list(read_documents(csv_path))
     assert [(d.id, d.text) for d in docs] == [("x1", 'a, "quoted"\nline'), ("x2", "b")]
 
@@ -47,7 +49,7 @@ def test_malformed_rows_are_reported_with_row_numbers_and_skipped(tmp_path):
 def test_unknown_column_names_the_column(tmp_path):
     path = tmp_path / "n.csv"
     path.write_text("id,note\n1,hello\n", encoding="utf-8")
-    with pytest.raises(InputError, match="no column 'text'.*columns are \\['id', 'note'\\]"):
+    with pytest.raises(InputError, match=r"no column 'text'.*columns are \['id', 'note'\]"):
         list(read_documents(path))
 
 
@@ -60,7 +62,10 @@ def test_unknown_format(tmp_path):
 
 def test_cli_extract_writes_csv_and_jsonl(tmp_path, capsys):
     src = tmp_path / "n.jsonl"
-    src.write_text(json.dumps({"id": "d1", "text": "Possible pneumonia. No effusion."}) + "\n", encoding="utf-8")
+    src.write_text(
+        json.dumps({"id": "d1", "text": "Possible pneumonia. No effusion."}) + "\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "pairs.csv"
     assert main(["extract", str(src), "-o", str(out)]) == 0
     frame = pd.read_csv(out)

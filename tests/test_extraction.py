@@ -15,6 +15,7 @@ def targets(text: str) -> dict[str, str]:
 
 # --- direction -------------------------------------------------------------------------------
 
+
 def test_forward_cue():
     assert targets("There is no evidence of pulmonary embolism.") == {"pulmonary embolism": "UL1"}
 
@@ -24,7 +25,9 @@ def test_backward_cue():
 
 
 def test_backward_cue_with_copula_and_modifiers():
-    assert targets("The 5 mm nodule in the right upper lobe is indeterminate.") == {"5 mm nodule": "UL4"}
+    assert targets("The 5 mm nodule in the right upper lobe is indeterminate.") == {
+        "5 mm nodule": "UL4"
+    }
 
 
 def test_either_direction_cue_both_ways():
@@ -50,6 +53,7 @@ def test_paper_example_sentence():
 
 # --- coordination ----------------------------------------------------------------------------
 
+
 def test_coordination_split_under_negation():
     assert targets("No pleural effusion, pneumothorax, or focal consolidation.") == {
         "pleural effusion": "UL1",
@@ -59,7 +63,10 @@ def test_coordination_split_under_negation():
 
 
 def test_coordination_backward():
-    assert targets("Effusion and pneumothorax are not seen.") == {"Effusion": "UL1", "pneumothorax": "UL1"}
+    assert targets("Effusion and pneumothorax are not seen.") == {
+        "Effusion": "UL1",
+        "pneumothorax": "UL1",
+    }
 
 
 def test_negative_for_coordination_paper_example():
@@ -80,8 +87,12 @@ def test_clause_after_and_is_not_a_conjunct():
 
 # --- alternatives ----------------------------------------------------------------------------
 
+
 def test_bare_alternatives_are_possible():
-    assert targets("Right basilar opacity, atelectasis or pneumonia.") == {"atelectasis": "UL3", "pneumonia": "UL3"}
+    assert targets("Right basilar opacity, atelectasis or pneumonia.") == {
+        "atelectasis": "UL3",
+        "pneumonia": "UL3",
+    }
 
 
 def test_versus_alternatives():
@@ -90,7 +101,10 @@ def test_versus_alternatives():
 
 def test_probable_alternatives_capped_at_possible():
     got = cuelex.extract("Likely atelectasis or pneumonia.")
-    assert {p.target_text: p.level for p in got} == {"atelectasis": Level.UL3, "pneumonia": Level.UL3}
+    assert {p.target_text: p.level for p in got} == {
+        "atelectasis": Level.UL3,
+        "pneumonia": Level.UL3,
+    }
     assert all(p.cue_level is Level.UL2 for p in got)
 
 
@@ -103,6 +117,7 @@ def test_evaluation_target_alternatives_stay_ul5():
 
 
 # --- terminators and pseudo-cues -------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "text",
@@ -138,6 +153,7 @@ def test_not_only_is_pseudo():
 
 # --- conflicts and context -------------------------------------------------------------------
 
+
 def test_longest_cue_wins():
     assert targets("This does not exclude pneumonia.") == {"pneumonia": "UL3"}
     assert targets("PE cannot be ruled out.") == {"PE": "UL3"}
@@ -157,6 +173,7 @@ def test_could_be_ul3():
 
 # --- hedged absence --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("text", "target"),
     [
@@ -173,6 +190,7 @@ def test_hedged_absence_is_never_asserted_nor_ul1(text, target):
 
 
 # --- records and offsets ---------------------------------------------------------------------
+
 
 def test_offsets_index_the_text_exactly():
     text = "IMPRESSION:\n1. Possible RLL pneumonia.\n2. No effusion; PE cannot be excluded."
@@ -195,18 +213,35 @@ def test_wrong_type_is_a_clear_error():
 
 # --- rules added from the development sets ----------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("text", "target", "expected"),
     [
         ("Neither pneumothorax nor pleural effusion is present.", "pleural effusion", "UL1"),
-        ("Likely atelectasis at the left base, and a small left pleural effusion is present.", "pleural effusion", "ASSERTED"),
-        ("Doppler evaluation for deep venous thrombosis is negative.", "deep venous thrombosis", "UL1"),
+        (
+            "Likely atelectasis at the left base, and a small left pleural effusion is present.",
+            "pleural effusion",
+            "ASSERTED",
+        ),
+        (
+            "Doppler evaluation for deep venous thrombosis is negative.",
+            "deep venous thrombosis",
+            "UL1",
+        ),
         ("No focal consolidation to suggest pneumonia.", "pneumonia", "UL1"),
         ("No evidence of progression of the metastatic disease.", "metastatic disease", "ASSERTED"),
-        ("New consolidation in the left lower lobe, not seen on the prior study.", "consolidation", "ASSERTED"),
+        (
+            "New consolidation in the left lower lobe, not seen on the prior study.",
+            "consolidation",
+            "ASSERTED",
+        ),
         ("Pericardial effusion: None.", "Pericardial effusion", "UL1"),
         ("Splenomegaly is not appreciated.", "Splenomegaly", "UL1"),
-        ("Either atelectasis or early pneumonia could account for the opacity.", "early pneumonia", "UL3"),
+        (
+            "Either atelectasis or early pneumonia could account for the opacity.",
+            "early pneumonia",
+            "UL3",
+        ),
         ("Atelectasis is more likely than pneumonia.", "pneumonia", "UL3"),
         ("Scar cannot be differentiated from recurrent tumor.", "Scar", "UL3"),
         ("In general, no change in vision, diplopia or change in hearing.", "diplopia", "UL1"),
@@ -218,11 +253,16 @@ def test_development_set_rules(text, target, expected):
 
 
 def test_adjective_conjunct_shares_the_head_noun():
-    assert targets("No mediastinal or hilar lymphadenopathy.") == {"mediastinal or hilar lymphadenopathy": "UL1"}
+    assert targets("No mediastinal or hilar lymphadenopathy.") == {
+        "mediastinal or hilar lymphadenopathy": "UL1"
+    }
 
 
 def test_list_goes_on_after_a_prepositional_phrase():
-    assert targets("No effusion in the left lung or pneumothorax.") == {"effusion": "UL1", "pneumothorax": "UL1"}
+    assert targets("No effusion in the left lung or pneumothorax.") == {
+        "effusion": "UL1",
+        "pneumothorax": "UL1",
+    }
 
 
 def test_contrast_technique_is_not_a_negation():

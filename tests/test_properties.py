@@ -8,12 +8,45 @@ from hypothesis import strategies as st
 import cuelex
 
 CLINICAL_WORDS = [
-    "no", "possible", "pneumonia", "effusion", "cannot", "be", "excluded", "likely", "or", "versus",
-    "?", "rule", "out", ",", ";", ".", "\n", "IMPRESSION:", "1.", "not", "seen", "is", "unlikely",
-    "evaluate", "for", "and", "without", "denies", "r/o", "PE", "vs.", "but", "which", "indeterminate",
+    "no",
+    "possible",
+    "pneumonia",
+    "effusion",
+    "cannot",
+    "be",
+    "excluded",
+    "likely",
+    "or",
+    "versus",
+    "?",
+    "rule",
+    "out",
+    ",",
+    ";",
+    ".",
+    "\n",
+    "IMPRESSION:",
+    "1.",
+    "not",
+    "seen",
+    "is",
+    "unlikely",
+    "evaluate",
+    "for",
+    "and",
+    "without",
+    "denies",
+    "r/o",
+    "PE",
+    "vs.",
+    "but",
+    "which",
+    "indeterminate",
 ]
 clinical_text = st.lists(st.sampled_from(CLINICAL_WORDS), max_size=40).map(" ".join)
-any_text = st.one_of(st.text(max_size=300), clinical_text, st.text(alphabet=st.characters(), max_size=80))
+any_text = st.one_of(
+    st.text(max_size=300), clinical_text, st.text(alphabet=st.characters(), max_size=80)
+)
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -14,13 +14,16 @@ from cuelex.extraction import _FLAGS, _wrap
 
 ENGINE = cuelex.get_engine()
 BIG = regex.compile(
-    "(?p)" + "|".join(f"(?P<g{i}>{_wrap(p, wb)})" for i, (p, wb) in enumerate(ENGINE._scan.items)), _FLAGS
+    "(?p)" + "|".join(f"(?P<g{i}>{_wrap(p, wb)})" for i, (p, wb) in enumerate(ENGINE._scan.items)),
+    _FLAGS,
 )
 
 
 def both(text: str) -> tuple[list, list]:
     ours = [(m.start(), m.end(), m.lastgroup) for m in ENGINE._scan.finditer(text)]
-    reference = [(m.start(), m.end(), m.lastgroup) for m in BIG.finditer(text) if m.end() > m.start()]
+    reference = [
+        (m.start(), m.end(), m.lastgroup) for m in BIG.finditer(text) if m.end() > m.start()
+    ]
     return ours, reference
 
 
@@ -32,8 +35,32 @@ def test_scanner_equals_posix_alternation_on_demo_corpus():
         assert ours == reference
 
 
-WORDS = ["no", "No", "NOT", "not seen", "is", "possible", "r/o", "R/O", "?", ";", "-", " - ", "or", "vs.",
-         "cannot be excluded", "likely", "unlikely", "evaluate for", "\u00a0", "\t", "(", "/", "denies", "x"]
+WORDS = [
+    "no",
+    "No",
+    "NOT",
+    "not seen",
+    "is",
+    "possible",
+    "r/o",
+    "R/O",
+    "?",
+    ";",
+    "-",
+    " - ",
+    "or",
+    "vs.",
+    "cannot be excluded",
+    "likely",
+    "unlikely",
+    "evaluate for",
+    "\u00a0",
+    "\t",
+    "(",
+    "/",
+    "denies",
+    "x",
+]
 
 
 @settings(max_examples=200, deadline=None)

@@ -47,7 +47,11 @@ def test_wheel_installs_and_extracts_outside_the_repo(wheel, tmp_path):
     subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
     # dependencies come from this environment's site-packages (appended after the venv's own, so the
     # freshly installed wheel - not the editable checkout - is what gets imported)
-    site = Path(subprocess.check_output([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], text=True).strip())
+    site = Path(
+        subprocess.check_output(
+            [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], text=True
+        ).strip()
+    )
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     code = (
         "import cuelex, spacy, sys\n"
