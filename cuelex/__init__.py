@@ -5,6 +5,7 @@ from .api import assess, extract, get_engine, get_linker, to_frame
 from .component import CuelexComponent, load
 from .levels import CUE_LEVELS, PAPER_LEVELS, Level
 from .records import Assessment, Cue, CueTargetPair, Direction
+from .runner import run, score_run
 from .schema import ResourceError
 from .scoring import CorpusScores, ScoredPair, ScoreReport, score, score_frame
 
@@ -28,7 +29,9 @@ __all__ = [
     "get_engine",
     "get_linker",
     "load",
+    "run",
     "score",
+    "score_run",
     "score_frame",
     "to_frame",
 ]

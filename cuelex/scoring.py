@@ -293,6 +293,15 @@ class ScoreReport:
         frame.insert(1, "doc_type", self.doc_type)
         return frame
 
+    def to_html(self, path: str | Path | None = None) -> str:
+        """Self-contained HTML page of this report (``cuelex.report.render_report``); written to path when given."""
+        from .report import render_report, write_report
+
+        page = render_report(self)
+        if path is not None:
+            write_report(page, path)
+        return page
+
     def to_dict(self, *, include_text: bool = False) -> dict[str, Any]:
         """JSON-safe dict: config, metrics tables, pairs (and the texts with ``include_text``)."""
         d: dict[str, Any] = {
@@ -608,6 +617,15 @@ class CorpusScores:
 
     def rates(self, scope: str = "micro") -> dict[str, float | None]:
         return self.metrics.rates(scope)
+
+    def to_html(self, path: str | Path | None = None) -> str:
+        """Self-contained HTML page of these corpus scores (``cuelex.report.render_corpus``)."""
+        from .report import render_corpus, write_report
+
+        page = render_corpus(self.to_dict())
+        if path is not None:
+            write_report(page, path)
+        return page
 
     def to_dict(self, *, include_pairs: bool = True) -> dict[str, Any]:
         d = {

@@ -1,0 +1,198 @@
+"""Scale of the benchmark builder: documents per second on one and two cores, peak memory, projection.
+
+    .venv/bin/python benchmark/bench_scale.py                 # 100,000-note run + 1 vs 2 cores, writes docs/benchmark.md
+    .venv/bin/python benchmark/bench_scale.py --notes 20000 --no-write    # a quicker look
+
+Steps (every build runs in a fresh Python process, so import, index opening and worker start-up
+are part of the time, as for a user):
+
+1. a synthetic MIMIC-IV-Note-shaped corpus (``make_synthetic_corpus.py``) of ``--notes`` notes
+   (12.5 % discharge summaries, as in MIMIC-IV-Note) and a smaller one per note kind;
+2. end-to-end ``cuelex.bench.build`` (sections, extraction, linking with the open vocabulary,
+   deduplication, pre-screening, sampling, writing) on the small corpora with 1 and 2 workers:
+   notes per second and section documents per second, for discharge and radiology separately;
+3. the full corpus with 2 workers, a work directory and 500-note chunks: wall time and peak
+   resident memory of the main process and of the largest worker (``getrusage``);
+4. the projected time for MIMIC-IV-Note (331,794 discharge summaries + 2,321,355 radiology reports)
+   from the two-worker rates of step 2.
+
+The measured block of ``docs/benchmark.md`` (between the ``scale:begin``/``scale:end`` markers) is
+rewritten unless ``--no-write``; the raw numbers go to ``build/bench_scale.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from make_synthetic_corpus import MIMIC_DISCHARGE, MIMIC_RADIOLOGY, write_corpus  # noqa: E402
+
+DOC = ROOT / "docs" / "benchmark.md"
+BEGIN, END = "<!-- scale:begin -->", "<!-- scale:end -->"
+
+RUNNER = r"""
+import json, resource, sys, time
+t0 = time.perf_counter()
+from cuelex import bench
+args = json.loads(sys.argv[1])
+t1 = time.perf_counter()
+res = bench.build(args["inputs"], workers=args["workers"], work_dir=args.get("work_dir"), chunk_size=args["chunk_size"],
+                  output=args["output"], per_type=200, seed=0, progress=False, restart=True)
+t2 = time.perf_counter()
+kb = 1024  # ru_maxrss is in KiB on Linux
+print(json.dumps({
+    "import_s": t1 - t0, "build_s": t2 - t1, "total_s": t2 - t0,
+    "notes": res.screening["source_documents"], "documents": res.screening["documents"],
+    "selected": len(res.documents), "chunks": res.chunks,
+    "maxrss_main_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / kb,
+    "maxrss_worker_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / kb,
+}))
+"""
+
+
+def run_build(inputs: list[Path], workers: int, out: Path, chunk_size: int = 500, work_dir: Path | None = None) -> dict:
+    args = {"inputs": [str(p) for p in inputs], "workers": workers, "chunk_size": chunk_size, "output": str(out / "bench.jsonl"),
+            "work_dir": str(work_dir) if work_dir else None}
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(args)], capture_output=True, text=True, cwd=ROOT)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"build failed:\n{proc.stderr[-3000:]}")
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    data["wall_s"] = wall
+    data["notes_per_s"] = data["notes"] / wall
+    data["documents_per_s"] = data["documents"] / wall
+    return data
+
+
+def loadavg() -> str:
+    try:
+        return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+def fmt_h(seconds: float) -> str:
+    h, rem = divmod(seconds, 3600)
+    return f"{int(h)} h {int(rem // 60):02d} min"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--notes", type=int, default=100_000, help="notes in the full run (default 100,000)")
+    ap.add_argument("--small", type=int, default=4_000, help="notes per kind for the 1-vs-2-core runs (default 4,000)")
+    ap.add_argument("--dir", default=str(ROOT / "build" / "bench_scale"), help="work folder (default build/bench_scale)")
+    ap.add_argument("--skip-full", action="store_true", help="only the 1-vs-2-core runs")
+    ap.add_argument("--no-write", action="store_true", help="print, do not rewrite docs/benchmark.md")
+    args = ap.parse_args()
+    base = Path(args.dir)
+    results: dict = {"started": time.strftime("%Y-%m-%d %H:%M"), "load_before": loadavg(), "cpus": os.cpu_count(),
+                     "usable_cpus": len(os.sched_getaffinity(0)), "python": platform.python_version()}
+
+    # start-up cost (import excluded: build() call to return on a 20-note input), per worker count
+    tiny = base / "tiny"
+    write_corpus(tiny, 20, seed=2, discharge_share=0.0)
+    startup = {str(w): run_build([tiny / "radiology.csv.gz"], w, base / f"out_tiny_{w}", chunk_size=10)["build_s"] for w in (1, 2)}
+    results["startup_s"] = startup
+    print(f"start-up (warm index, fork and warm workers): {startup['1']:.1f} s with 1 worker, {startup['2']:.1f} s with 2", flush=True)
+
+    # small corpora, one per note kind (same generator; a different seed from the full corpus)
+    rates: dict = {}
+    for kind, share in (("discharge", 1.0), ("radiology", 0.0)):
+        n = args.small if kind == "radiology" else args.small // 4  # discharge summaries are ~10x longer
+        folder = base / f"small_{kind}"
+        write_corpus(folder, n, seed=1, discharge_share=share)
+        path = folder / f"{kind}.csv.gz"
+        for workers in (1, 2):
+            r = run_build([path], workers, base / f"out_{kind}_{workers}", chunk_size=max(10, n // 20))
+            r["steady_notes_per_s"] = r["notes"] / max(r["build_s"] - startup[str(workers)], 1e-9)
+            r["steady_documents_per_s"] = r["documents"] / max(r["build_s"] - startup[str(workers)], 1e-9)
+            rates[f"{kind}_{workers}"] = r
+            print(f"{kind:9s} workers={workers}: {r['notes']:,} notes, {r['documents']:,} section documents in "
+                  f"{r['wall_s']:.1f} s: {r['notes_per_s']:.1f} notes/s end to end, {r['steady_notes_per_s']:.1f} "
+                  f"notes/s ({r['steady_documents_per_s']:.1f} documents/s) after start-up", flush=True)
+    results["rates"] = rates
+
+    # projection for MIMIC-IV-Note from the steady two-worker rates (start-up is negligible at that size)
+    proj = MIMIC_DISCHARGE / rates["discharge_2"]["steady_notes_per_s"] + MIMIC_RADIOLOGY / rates["radiology_2"]["steady_notes_per_s"]
+    proj1 = MIMIC_DISCHARGE / rates["discharge_1"]["steady_notes_per_s"] + MIMIC_RADIOLOGY / rates["radiology_1"]["steady_notes_per_s"]
+    results["projection_s_2_workers"] = proj
+    results["projection_s_1_worker"] = proj1
+    print(f"projected for MIMIC-IV-Note (2,653,149 notes): {fmt_h(proj)} on 2 workers, {fmt_h(proj1)} on 1", flush=True)
+
+    if not args.skip_full:
+        corpus = base / "full"
+        marker = base / "full.json"
+        if not marker.is_file() or json.loads(marker.read_text()).get("notes") != args.notes:
+            write_corpus(corpus, args.notes, seed=0)
+            (base / "full.json").write_text(json.dumps({"notes": args.notes}))
+        r = run_build([corpus / "discharge.csv.gz", corpus / "radiology.csv.gz"], 2, base / "out_full", work_dir=base / "work_full")
+        results["full"] = r
+        print(f"full: {r['notes']:,} notes ({r['documents']:,} section documents) in {r['wall_s']:.0f} s = "
+              f"{r['notes_per_s']:.1f} notes/s, {r['documents_per_s']:.1f} documents/s; peak RSS main "
+              f"{r['maxrss_main_mib']:.0f} MiB, largest worker {r['maxrss_worker_mib']:.0f} MiB", flush=True)
+    results["load_after"] = loadavg()
+    (ROOT / "build").mkdir(exist_ok=True)
+    (ROOT / "build" / "bench_scale.json").write_text(json.dumps(results, indent=2))
+    block = render(results)
+    print(block)
+    if not args.no_write:
+        text = DOC.read_text(encoding="utf-8")
+        if BEGIN not in text or END not in text:
+            raise SystemExit(f"{DOC}: markers {BEGIN} / {END} not found")
+        head, rest = text.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        DOC.write_text(head + BEGIN + "\n" + block + "\n" + END + tail, encoding="utf-8")
+        print(f"updated {DOC}")
+
+
+def render(res: dict) -> str:
+    rows = []
+    for kind in ("discharge", "radiology"):
+        for w in (1, 2):
+            r = res["rates"][f"{kind}_{w}"]
+            rows.append(f"| {kind} | {w} | {r['notes']:,} | {r['documents']:,} | {r['wall_s']:.1f} | "
+                        f"{r['notes_per_s']:.1f} | {r['steady_notes_per_s']:.1f} | {r['steady_documents_per_s']:.1f} |")
+    d1, d2 = res["rates"]["discharge_1"], res["rates"]["discharge_2"]
+    r1, r2 = res["rates"]["radiology_1"], res["rates"]["radiology_2"]
+    lines = [
+        f"Measured {res['started']} on {res['usable_cpus']} usable cores (AMD EPYC, shared: load average "
+        f"{res['load_before']} before and {res['load_after']} after the runs), Python {res['python']}.",
+        "",
+        "| input | workers | notes | section documents | wall s | notes/s end to end | notes/s after start-up | documents/s after start-up |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        *rows,
+        "",
+        f"Start-up (from the `build()` call: opening the concept index, forking and warming the workers; Python "
+        f"imports excluded): {res['startup_s']['1']:.1f} s with one worker, {res['startup_s']['2']:.1f} s with two. "
+        f"Speed-up from the second core after start-up: {d2['steady_notes_per_s'] / d1['steady_notes_per_s']:.2f}x on "
+        f"discharge summaries, {r2['steady_notes_per_s'] / r1['steady_notes_per_s']:.2f}x on radiology reports.",
+        "",
+        f"**Projected for MIMIC-IV-Note** (331,794 discharge summaries + 2,321,355 radiology reports) from these "
+        f"rates: **{fmt_h(res['projection_s_2_workers'])} on two cores** ({fmt_h(res['projection_s_1_worker'])} on one).",
+    ]
+    if "full" in res:
+        f = res["full"]
+        lines += [
+            "",
+            f"**{f['notes']:,}-note synthetic corpus** (12.5 % discharge summaries; {f['documents']:,} section documents, "
+            f"{f['chunks']} chunks of 500 notes, 2 workers, work directory on): {fmt_h(f['wall_s'])} "
+            f"({f['wall_s']:.0f} s), {f['notes_per_s']:.1f} notes/s, {f['documents_per_s']:.1f} section documents/s. "
+            f"Peak resident memory: main process {f['maxrss_main_mib']:.0f} MiB, largest worker "
+            f"{f['maxrss_worker_mib']:.0f} MiB (about {f['maxrss_main_mib'] + 2 * f['maxrss_worker_mib']:.0f} MiB for the three "
+            "processes together, counting shared pages once per process).",
+        ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
