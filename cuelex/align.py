@@ -59,12 +59,8 @@ import regex
 from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz, process
 
+from . import normalize as _normalize
 from .records import CueTargetPair
-
-try:  # the concept-linking helpers (cuelex.normalize); alignment degrades gracefully without them
-    from . import normalize as _normalize
-except ImportError:  # pragma: no cover - only when the linking module is absent
-    _normalize = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
@@ -146,36 +142,10 @@ _ANTONYM_PREFIXES = (
     ("sub", "supra"),
     ("supra", "sub"),
 )
-_IRREGULAR_FALLBACK = {
-    "emboli": "embolus", "thrombi": "thrombus", "calculi": "calculus", "bronchi": "bronchus",
-    "metastases": "metastasis", "diagnoses": "diagnosis", "stenoses": "stenosis",
-    "vertebrae": "vertebra", "diverticula": "diverticulum", "women": "woman", "men": "man",
-}  # fmt: skip
-_INVARIANT_FALLBACK = frozenset(
-    {"diabetes", "herpes", "measles", "mumps", "lupus", "mellitus", "pancreas", "virus", "status",
-     "series", "species", "ascites", "feces", "sepsis", "bronchiectasis", "pelvis", "iris", "axis"}
-)  # fmt: skip
 # Clinical variants that are one finding however inflected ("pulmonary emboli" = "... embolism").
 _VARIANTS = {"embolus": "embolism", "embolisms": "embolism"}
 
-
-def _fallback_singular(word: str) -> str:
-    if word in _IRREGULAR_FALLBACK:
-        return _IRREGULAR_FALLBACK[word]
-    if len(word) <= 3 or word in _INVARIANT_FALLBACK or not word.isalpha():
-        return word
-    if word.endswith(("ss", "us", "is", "ous")):
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("s"):
-        return word[:-1]
-    return word
-
-
-_singular: Callable[[str], str] = getattr(_normalize, "singular", None) or _fallback_singular
+_singular: Callable[[str], str] = _normalize.singular
 
 
 @lru_cache(maxsize=65536)
@@ -415,8 +385,6 @@ class OutputIndex:
 @lru_cache(maxsize=1)
 def _vocab_heads() -> frozenset[str]:
     """Last normalised word of every vocabulary term: only phrases ending in one are looked up."""
-    if _normalize is None:
-        return frozenset()
     from .vocab import read_term_table
 
     heads = set()
@@ -429,15 +397,11 @@ def _vocab_heads() -> frozenset[str]:
 
 @lru_cache(maxsize=131072)
 def _vocab_concept(phrase: str) -> str | None:
-    if _normalize is None:
-        return None
     return _normalize.concept_id(phrase)
 
 
 @lru_cache(maxsize=65536)
 def _vocab_expand(phrase: str) -> str:
-    if _normalize is None:
-        return phrase
     return _normalize.expand_abbreviation(phrase)
 
 
@@ -505,11 +469,6 @@ class Aligner:
             raise ValueError(f"semantic_threshold must be in (0, 100], got {semantic_threshold!r}")
         self.fuzzy_threshold = float(fuzzy_threshold)
         self.semantic_threshold = float(semantic_threshold)
-        if concepts == "vocabulary" and _normalize is None:
-            log.warning(
-                "cuelex.normalize is unavailable: the abbreviation/cui tiers use pair cuis only"
-            )
-            concepts = None
         if concepts not in (None, "vocabulary") and not hasattr(concepts, "candidates"):
             raise TypeError(
                 "concepts must be 'vocabulary', None or a cuelex.linking.Linker, "

