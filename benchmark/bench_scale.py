@@ -49,7 +49,9 @@ res = bench.build(args["inputs"], workers=args["workers"], work_dir=args.get("wo
                   output=args["output"], per_type=200, seed=0, progress=False, restart=True)
 t2 = time.perf_counter()
 kb = 1024  # ru_maxrss is in KiB on Linux
+me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({
+    "cpu_main_s": me.ru_utime + me.ru_stime, "cpu_workers_s": kids.ru_utime + kids.ru_stime,
     "import_s": t1 - t0, "build_s": t2 - t1, "total_s": t2 - t0,
     "notes": res.screening["source_documents"], "documents": res.screening["documents"],
     "selected": len(res.documents), "chunks": res.chunks,
@@ -59,11 +61,20 @@ print(json.dumps({
 """
 
 
-def run_build(inputs: list[Path], workers: int, out: Path, chunk_size: int = 500, work_dir: Path | None = None) -> dict:
-    args = {"inputs": [str(p) for p in inputs], "workers": workers, "chunk_size": chunk_size, "output": str(out / "bench.jsonl"),
-            "work_dir": str(work_dir) if work_dir else None}
+def run_build(
+    inputs: list[Path], workers: int, out: Path, chunk_size: int = 500, work_dir: Path | None = None
+) -> dict:
+    args = {
+        "inputs": [str(p) for p in inputs],
+        "workers": workers,
+        "chunk_size": chunk_size,
+        "output": str(out / "bench.jsonl"),
+        "work_dir": str(work_dir) if work_dir else None,
+    }
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(args)], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", RUNNER, json.dumps(args)], capture_output=True, text=True, cwd=ROOT
+    )
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         raise SystemExit(f"build failed:\n{proc.stderr[-3000:]}")
@@ -87,47 +98,112 @@ def fmt_h(seconds: float) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--notes", type=int, default=100_000, help="notes in the full run (default 100,000)")
-    ap.add_argument("--small", type=int, default=4_000, help="notes per kind for the 1-vs-2-core runs (default 4,000)")
-    ap.add_argument("--dir", default=str(ROOT / "build" / "bench_scale"), help="work folder (default build/bench_scale)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--notes", type=int, default=100_000, help="notes in the full run (default 100,000)"
+    )
+    ap.add_argument(
+        "--small",
+        type=int,
+        default=4_000,
+        help="notes per kind for the 1-vs-2-core runs (default 4,000)",
+    )
+    ap.add_argument(
+        "--dir",
+        default=str(ROOT / "build" / "bench_scale"),
+        help="work folder (default build/bench_scale)",
+    )
     ap.add_argument("--skip-full", action="store_true", help="only the 1-vs-2-core runs")
-    ap.add_argument("--no-write", action="store_true", help="print, do not rewrite docs/benchmark.md")
+    ap.add_argument(
+        "--no-write", action="store_true", help="print, do not rewrite docs/benchmark.md"
+    )
     args = ap.parse_args()
     base = Path(args.dir)
-    results: dict = {"started": time.strftime("%Y-%m-%d %H:%M"), "load_before": loadavg(), "cpus": os.cpu_count(),
-                     "usable_cpus": len(os.sched_getaffinity(0)), "python": platform.python_version()}
+    results: dict = {
+        "started": time.strftime("%Y-%m-%d %H:%M"),
+        "load_before": loadavg(),
+        "cpus": os.cpu_count(),
+        "usable_cpus": len(os.sched_getaffinity(0)),
+        "python": platform.python_version(),
+    }
 
     # start-up cost (import excluded: build() call to return on a 20-note input), per worker count
     tiny = base / "tiny"
     write_corpus(tiny, 20, seed=2, discharge_share=0.0)
-    startup = {str(w): run_build([tiny / "radiology.csv.gz"], w, base / f"out_tiny_{w}", chunk_size=10)["build_s"] for w in (1, 2)}
+    tiny_runs = {
+        str(w): run_build([tiny / "radiology.csv.gz"], w, base / f"out_tiny_{w}", chunk_size=10)
+        for w in (1, 2)
+    }
+    startup = {w: r["build_s"] for w, r in tiny_runs.items()}
+    startup_cpu = {w: r["cpu_main_s"] + r["cpu_workers_s"] for w, r in tiny_runs.items()}
     results["startup_s"] = startup
-    print(f"start-up (warm index, fork and warm workers): {startup['1']:.1f} s with 1 worker, {startup['2']:.1f} s with 2", flush=True)
+    results["startup_cpu_s"] = startup_cpu
+    print(
+        f"start-up (warm index, fork and warm workers): {startup['1']:.1f} s with 1 worker, {startup['2']:.1f} s with 2",
+        flush=True,
+    )
 
     # small corpora, one per note kind (same generator; a different seed from the full corpus)
     rates: dict = {}
     for kind, share in (("discharge", 1.0), ("radiology", 0.0)):
-        n = args.small if kind == "radiology" else args.small // 4  # discharge summaries are ~10x longer
+        n = (
+            args.small if kind == "radiology" else args.small // 4
+        )  # discharge summaries are ~10x longer
         folder = base / f"small_{kind}"
         write_corpus(folder, n, seed=1, discharge_share=share)
         path = folder / f"{kind}.csv.gz"
         for workers in (1, 2):
-            r = run_build([path], workers, base / f"out_{kind}_{workers}", chunk_size=max(10, n // 20))
+            r = run_build(
+                [path], workers, base / f"out_{kind}_{workers}", chunk_size=max(10, n // 20)
+            )
             r["steady_notes_per_s"] = r["notes"] / max(r["build_s"] - startup[str(workers)], 1e-9)
-            r["steady_documents_per_s"] = r["documents"] / max(r["build_s"] - startup[str(workers)], 1e-9)
+            r["steady_documents_per_s"] = r["documents"] / max(
+                r["build_s"] - startup[str(workers)], 1e-9
+            )
+            r["cpu_ms_per_note"] = (
+                1000
+                * (r["cpu_main_s"] + r["cpu_workers_s"] - startup_cpu[str(workers)])
+                / r["notes"]
+            )
+            r["concurrency"] = (
+                r["cpu_main_s"] + r["cpu_workers_s"] - startup_cpu[str(workers)]
+            ) / max(r["build_s"] - startup[str(workers)], 1e-9)
             rates[f"{kind}_{workers}"] = r
-            print(f"{kind:9s} workers={workers}: {r['notes']:,} notes, {r['documents']:,} section documents in "
-                  f"{r['wall_s']:.1f} s: {r['notes_per_s']:.1f} notes/s end to end, {r['steady_notes_per_s']:.1f} "
-                  f"notes/s ({r['steady_documents_per_s']:.1f} documents/s) after start-up", flush=True)
+            print(
+                f"{kind:9s} workers={workers}: {r['notes']:,} notes, {r['documents']:,} section documents in "
+                f"{r['wall_s']:.1f} s: {r['notes_per_s']:.1f} notes/s end to end, {r['steady_notes_per_s']:.1f} "
+                f"notes/s ({r['steady_documents_per_s']:.1f} documents/s) after start-up; {r['cpu_ms_per_note']:.1f} CPU ms/note, "
+                f"{r['concurrency']:.2f} cores busy",
+                flush=True,
+            )
     results["rates"] = rates
 
     # projection for MIMIC-IV-Note from the steady two-worker rates (start-up is negligible at that size)
-    proj = MIMIC_DISCHARGE / rates["discharge_2"]["steady_notes_per_s"] + MIMIC_RADIOLOGY / rates["radiology_2"]["steady_notes_per_s"]
-    proj1 = MIMIC_DISCHARGE / rates["discharge_1"]["steady_notes_per_s"] + MIMIC_RADIOLOGY / rates["radiology_1"]["steady_notes_per_s"]
+    proj = (
+        MIMIC_DISCHARGE / rates["discharge_2"]["steady_notes_per_s"]
+        + MIMIC_RADIOLOGY / rates["radiology_2"]["steady_notes_per_s"]
+    )
+    proj1 = (
+        MIMIC_DISCHARGE / rates["discharge_1"]["steady_notes_per_s"]
+        + MIMIC_RADIOLOGY / rates["radiology_1"]["steady_notes_per_s"]
+    )
     results["projection_s_2_workers"] = proj
     results["projection_s_1_worker"] = proj1
-    print(f"projected for MIMIC-IV-Note (2,653,149 notes): {fmt_h(proj)} on 2 workers, {fmt_h(proj1)} on 1", flush=True)
+    cpu = (
+        MIMIC_DISCHARGE * rates["discharge_2"]["cpu_ms_per_note"]
+        + MIMIC_RADIOLOGY * rates["radiology_2"]["cpu_ms_per_note"]
+    ) / 1000
+    results["projection_cpu_s"] = cpu
+    print(
+        f"CPU time for MIMIC-IV-Note: {fmt_h(cpu)}; on two otherwise idle cores {fmt_h(cpu / 2)}",
+        flush=True,
+    )
+    print(
+        f"projected for MIMIC-IV-Note (2,653,149 notes): {fmt_h(proj)} on 2 workers, {fmt_h(proj1)} on 1",
+        flush=True,
+    )
 
     if not args.skip_full:
         corpus = base / "full"
@@ -135,11 +211,19 @@ def main() -> None:
         if not marker.is_file() or json.loads(marker.read_text()).get("notes") != args.notes:
             write_corpus(corpus, args.notes, seed=0)
             (base / "full.json").write_text(json.dumps({"notes": args.notes}))
-        r = run_build([corpus / "discharge.csv.gz", corpus / "radiology.csv.gz"], 2, base / "out_full", work_dir=base / "work_full")
+        r = run_build(
+            [corpus / "discharge.csv.gz", corpus / "radiology.csv.gz"],
+            2,
+            base / "out_full",
+            work_dir=base / "work_full",
+        )
         results["full"] = r
-        print(f"full: {r['notes']:,} notes ({r['documents']:,} section documents) in {r['wall_s']:.0f} s = "
-              f"{r['notes_per_s']:.1f} notes/s, {r['documents_per_s']:.1f} documents/s; peak RSS main "
-              f"{r['maxrss_main_mib']:.0f} MiB, largest worker {r['maxrss_worker_mib']:.0f} MiB", flush=True)
+        print(
+            f"full: {r['notes']:,} notes ({r['documents']:,} section documents) in {r['wall_s']:.0f} s = "
+            f"{r['notes_per_s']:.1f} notes/s, {r['documents_per_s']:.1f} documents/s; peak RSS main "
+            f"{r['maxrss_main_mib']:.0f} MiB, largest worker {r['maxrss_worker_mib']:.0f} MiB",
+            flush=True,
+        )
     results["load_after"] = loadavg()
     (ROOT / "build").mkdir(exist_ok=True)
     (ROOT / "build" / "bench_scale.json").write_text(json.dumps(results, indent=2))
@@ -160,16 +244,19 @@ def render(res: dict) -> str:
     for kind in ("discharge", "radiology"):
         for w in (1, 2):
             r = res["rates"][f"{kind}_{w}"]
-            rows.append(f"| {kind} | {w} | {r['notes']:,} | {r['documents']:,} | {r['wall_s']:.1f} | "
-                        f"{r['notes_per_s']:.1f} | {r['steady_notes_per_s']:.1f} | {r['steady_documents_per_s']:.1f} |")
+            rows.append(
+                f"| {kind} | {w} | {r['notes']:,} | {r['documents']:,} | {r['wall_s']:.1f} | "
+                f"{r['notes_per_s']:.1f} | {r['steady_notes_per_s']:.1f} | {r['steady_documents_per_s']:.1f} | "
+                f"{r['cpu_ms_per_note']:.1f} | {r['concurrency']:.2f} |"
+            )
     d1, d2 = res["rates"]["discharge_1"], res["rates"]["discharge_2"]
     r1, r2 = res["rates"]["radiology_1"], res["rates"]["radiology_2"]
     lines = [
         f"Measured {res['started']} on {res['usable_cpus']} usable cores (AMD EPYC, shared: load average "
         f"{res['load_before']} before and {res['load_after']} after the runs), Python {res['python']}.",
         "",
-        "| input | workers | notes | section documents | wall s | notes/s end to end | notes/s after start-up | documents/s after start-up |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| input | workers | notes | section documents | wall s | notes/s end to end | notes/s after start-up | documents/s after start-up | CPU ms per note | cores busy |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         *rows,
         "",
         f"Start-up (from the `build()` call: opening the concept index, forking and warming the workers; Python "
@@ -178,7 +265,9 @@ def render(res: dict) -> str:
         f"discharge summaries, {r2['steady_notes_per_s'] / r1['steady_notes_per_s']:.2f}x on radiology reports.",
         "",
         f"**Projected for MIMIC-IV-Note** (331,794 discharge summaries + 2,321,355 radiology reports) from these "
-        f"rates: **{fmt_h(res['projection_s_2_workers'])} on two cores** ({fmt_h(res['projection_s_1_worker'])} on one).",
+        f"rates: **{fmt_h(res['projection_s_2_workers'])} on two cores** ({fmt_h(res['projection_s_1_worker'])} on one). "
+        f"From CPU time instead of wall time (independent of the other load on the machine): "
+        f"{fmt_h(res['projection_cpu_s'])} of CPU, **{fmt_h(res['projection_cpu_s'] / 2)} on two otherwise idle cores**.",
     ]
     if "full" in res:
         f = res["full"]

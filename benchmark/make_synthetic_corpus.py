@@ -23,7 +23,16 @@ from pathlib import Path
 
 MIMIC_DISCHARGE = 331_794
 MIMIC_RADIOLOGY = 2_321_355
-COLUMNS = ["note_id", "subject_id", "hadm_id", "note_type", "note_seq", "charttime", "storetime", "text"]
+COLUMNS = [
+    "note_id",
+    "subject_id",
+    "hadm_id",
+    "note_type",
+    "note_seq",
+    "charttime",
+    "storetime",
+    "text",
+]
 
 FINDINGS = [
     "pneumonia", "atelectasis", "pleural effusion", "pneumothorax", "pulmonary embolism", "pulmonary edema",
@@ -58,15 +67,42 @@ PLAIN = [
     "Home medications were continued.", "The patient ambulated without difficulty.", "{F} improved over the admission.",
     "Blood pressure was controlled on home regimen.", "The patient remained afebrile.",
 ]  # fmt: skip
-DRUGS = ["ceftriaxone", "vancomycin", "furosemide", "heparin", "metoprolol", "insulin", "prednisone", "azithromycin"]
-SERVICES = ["cardiology", "nephrology", "infectious disease", "surgery", "gastroenterology", "neurology"]
+DRUGS = [
+    "ceftriaxone",
+    "vancomycin",
+    "furosemide",
+    "heparin",
+    "metoprolol",
+    "insulin",
+    "prednisone",
+    "azithromycin",
+]
+SERVICES = [
+    "cardiology",
+    "nephrology",
+    "infectious disease",
+    "surgery",
+    "gastroenterology",
+    "neurology",
+]
 EXAMS = ["CHEST (PA AND LAT)", "CHEST (PORTABLE AP)", "CT ABD & PELVIS WITH CONTRAST", "CT HEAD W/O CONTRAST",
          "CTA CHEST", "US ABD LIMIT, SINGLE ORGAN", "MR L SPINE W/O CONTRAST", "LIVER OR GALLBLADDER US"]  # fmt: skip
 NORMAL = ["Heart size is normal.", "The mediastinal contours are unremarkable.", "Osseous structures are intact.",
           "The visualized bowel loops are normal in caliber.", "No acute osseous abnormality.",
           "The kidneys are normal in size.", "Vascular structures are patent.", "Soft tissues are unremarkable."]  # fmt: skip
-DX_HEADERS = ["Discharge Diagnosis:", "DISCHARGE DIAGNOSES:", "Discharge Diagnoses:", "FINAL DIAGNOSES:", "Primary diagnosis:"]
-BHC_HEADERS = ["Brief Hospital Course:", "BRIEF HOSPITAL COURSE:", "Hospital Course:", "Brief Hospital Course by Problem:"]
+DX_HEADERS = [
+    "Discharge Diagnosis:",
+    "DISCHARGE DIAGNOSES:",
+    "Discharge Diagnoses:",
+    "FINAL DIAGNOSES:",
+    "Primary diagnosis:",
+]
+BHC_HEADERS = [
+    "Brief Hospital Course:",
+    "BRIEF HOSPITAL COURSE:",
+    "Hospital Course:",
+    "Brief Hospital Course by Problem:",
+]
 IMP_HEADERS = ["IMPRESSION:", "IMPRESSION: ", "Impression:", "IMPRESSION", "CONCLUSION:"]
 FIND_HEADERS = ["FINDINGS:", "FINDINGS: ", "Findings:", "FINDINGS"]
 
@@ -74,8 +110,14 @@ FIND_HEADERS = ["FINDINGS:", "FINDINGS: ", "Findings:", "FINDINGS"]
 def _fill(rng: random.Random, template: str) -> str:
     f, g = rng.sample(FINDINGS, 2)
     return template.format(
-        f=f, g=g, F=f[0].upper() + f[1:], o=rng.choice(ORGANS), l=rng.choice(LESIONS), drug=rng.choice(DRUGS),
-        n=f"{rng.uniform(0.6, 3.5):.1f}", svc=rng.choice(SERVICES),
+        f=f,
+        g=g,
+        F=f[0].upper() + f[1:],
+        o=rng.choice(ORGANS),
+        l=rng.choice(LESIONS),
+        drug=rng.choice(DRUGS),
+        n=f"{rng.uniform(0.6, 3.5):.1f}",
+        svc=rng.choice(SERVICES),
     )
 
 
@@ -100,19 +142,40 @@ def discharge_note(rng: random.Random) -> str:
     sex = rng.choice("MF")
     hpi = " ".join(_sentences(rng, rng.randint(20, 50), 0.3, levels))
     pmh = ", ".join(rng.sample(FINDINGS, 4))
-    results = "\n".join(f"{rng.choice(EXAMS)}: " + " ".join(_sentences(rng, 2, 0.6, levels)) for _ in range(rng.randint(4, 12)))
+    results = "\n".join(
+        f"{rng.choice(EXAMS)}: " + " ".join(_sentences(rng, 2, 0.6, levels))
+        for _ in range(rng.randint(4, 12))
+    )
     problems = []
     for _ in range(rng.randint(5, 14)):
         f = rng.choice(FINDINGS)
-        problems.append(f"# {f[0].upper() + f[1:]}: " + " ".join(_sentences(rng, rng.randint(3, 10), 0.4, levels)))
-    bhc = rng.choice(BHC_HEADERS) + "\n" + " ".join(_sentences(rng, 3, 0.3, levels)) + "\n" + "\n".join(problems)
+        problems.append(
+            f"# {f[0].upper() + f[1:]}: "
+            + " ".join(_sentences(rng, rng.randint(3, 10), 0.4, levels))
+        )
+    bhc = (
+        rng.choice(BHC_HEADERS)
+        + "\n"
+        + " ".join(_sentences(rng, 3, 0.3, levels))
+        + "\n"
+        + "\n".join(problems)
+    )
     if rng.random() < 0.6:
         bhc += "\nTRANSITIONAL ISSUES:\n- " + "\n- ".join(_sentences(rng, 3, 0.5, levels))
     ap = ""
     if rng.random() < 0.15:
-        ap = "ASSESSMENT AND PLAN:\n" + " ".join(_sentences(rng, rng.randint(3, 8), 0.5, levels)) + "\n \n"
-    dx = rng.choice(DX_HEADERS) + "\n" + "\n".join(
-        _fill(rng, rng.choice(CUED[rng.choice(levels)] + ["{F}"])) for _ in range(rng.randint(2, 6))
+        ap = (
+            "ASSESSMENT AND PLAN:\n"
+            + " ".join(_sentences(rng, rng.randint(3, 8), 0.5, levels))
+            + "\n \n"
+        )
+    dx = (
+        rng.choice(DX_HEADERS)
+        + "\n"
+        + "\n".join(
+            _fill(rng, rng.choice(CUED[rng.choice(levels)] + ["{F}"]))
+            for _ in range(rng.randint(2, 6))
+        )
     )
     meds = "\n".join(f"{i}. {d} daily" for i, d in enumerate(rng.sample(DRUGS, 5), 1))
     exam = " ".join(rng.sample(NORMAL, 6) + _sentences(rng, rng.randint(4, 10), 0.2, levels))
@@ -133,8 +196,12 @@ def discharge_note(rng: random.Random) -> str:
 
 def radiology_note(rng: random.Random) -> str:
     levels = _levels(rng)
-    findings = " ".join(_sentences(rng, rng.randint(4, 14), 0.45, levels) + rng.sample(NORMAL, rng.randint(2, 6)))
-    impression = "\n".join(f"{i}. {s}" for i, s in enumerate(_sentences(rng, rng.randint(1, 4), 0.8, levels), 1))
+    findings = " ".join(
+        _sentences(rng, rng.randint(4, 14), 0.45, levels) + rng.sample(NORMAL, rng.randint(2, 6))
+    )
+    impression = "\n".join(
+        f"{i}. {s}" for i, s in enumerate(_sentences(rng, rng.randint(1, 4), 0.8, levels), 1)
+    )
     sep = "\n \n" if rng.random() < 0.7 else "\n"
     return (
         f"EXAMINATION:  {rng.choice(EXAMS)}\n \nINDICATION:  ___ year old with {rng.choice(FINDINGS)} // "
@@ -143,15 +210,23 @@ def radiology_note(rng: random.Random) -> str:
     )
 
 
-def write_corpus(out: Path, notes: int, seed: int = 0, discharge_share: float | None = None) -> dict[str, int]:
+def write_corpus(
+    out: Path, notes: int, seed: int = 0, discharge_share: float | None = None
+) -> dict[str, int]:
     """Write the two files; returns the number of notes of each kind."""
-    share = MIMIC_DISCHARGE / (MIMIC_DISCHARGE + MIMIC_RADIOLOGY) if discharge_share is None else discharge_share
+    share = (
+        MIMIC_DISCHARGE / (MIMIC_DISCHARGE + MIMIC_RADIOLOGY)
+        if discharge_share is None
+        else discharge_share
+    )
     n_dis = round(notes * share)
     counts = {"discharge": n_dis, "radiology": notes - n_dis}
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     for kind, n in counts.items():
-        with gzip.open(out / f"{kind}.csv.gz", "wt", encoding="utf-8", newline="", compresslevel=5) as fh:
+        with gzip.open(
+            out / f"{kind}.csv.gz", "wt", encoding="utf-8", newline="", compresslevel=5
+        ) as fh:
             w = csv.writer(fh)
             w.writerow(COLUMNS)
             for i in range(n):
@@ -161,21 +236,43 @@ def write_corpus(out: Path, notes: int, seed: int = 0, discharge_share: float | 
                 else:
                     nid, typ, text = f"{subject}-RR-{i}", "RR", radiology_note(rng)
                 day = f"21{rng.randint(10, 99)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
-                w.writerow([nid, subject, 20_000_000 + i, typ, 1, f"{day} 00:00:00", f"{day} 12:00:00", text])
+                w.writerow(
+                    [
+                        nid,
+                        subject,
+                        20_000_000 + i,
+                        typ,
+                        1,
+                        f"{day} 00:00:00",
+                        f"{day} 12:00:00",
+                        text,
+                    ]
+                )
     return counts
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--notes", type=int, default=100_000, help="total notes (default 100,000)")
-    ap.add_argument("--out", default="build/synthetic", help="output folder (default build/synthetic)")
+    ap.add_argument(
+        "--out", default="build/synthetic", help="output folder (default build/synthetic)"
+    )
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--discharge-share", type=float, default=None, help="share of discharge summaries (default: MIMIC's 12.5 %%)")
+    ap.add_argument(
+        "--discharge-share",
+        type=float,
+        default=None,
+        help="share of discharge summaries (default: MIMIC's 12.5 %%)",
+    )
     args = ap.parse_args()
     t0 = time.perf_counter()
     counts = write_corpus(Path(args.out), args.notes, args.seed, args.discharge_share)
-    print(f"wrote {counts['discharge']:,} discharge summaries and {counts['radiology']:,} radiology reports "
-          f"to {args.out} in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"wrote {counts['discharge']:,} discharge summaries and {counts['radiology']:,} radiology reports "
+        f"to {args.out} in {time.perf_counter() - t0:.1f} s"
+    )
 
 
 if __name__ == "__main__":

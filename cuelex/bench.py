@@ -61,7 +61,9 @@ from .sections import DOC_TYPES, PROFILES, get_sectionizer
 
 __all__ = [
     "FORMATS",
+    "PARTITION_COLUMNS",
     "SCHEMA_VERSION",
+    "VALIDATION_COLUMNS",
     "AgreementReport",
     "BenchDocument",
     "BenchError",
@@ -77,16 +79,22 @@ __all__ = [
     "build",
     "build_dask",
     "cohen_kappa",
+    "count_words",
     "demo",
+    "demo_corpus",
     "detect_format",
     "export_validation",
+    "format_screening",
     "format_stats",
     "iter_load",
     "load",
+    "merge_partitions",
+    "partition_meta",
     "priority_key",
     "read_validation",
     "resolve_spec",
     "statistics",
+    "stats_paths",
     "validation_sample",
     "write_benchmark",
 ]
@@ -164,9 +172,13 @@ class BenchDocument(BaseModel):
         text = self.text
         for i, p in enumerate(self.pairs):
             if p.doc_id != self.doc_id:
-                raise ValueError(f"pair {i} has doc_id {p.doc_id!r}, not the document's {self.doc_id!r}")
+                raise ValueError(
+                    f"pair {i} has doc_id {p.doc_id!r}, not the document's {self.doc_id!r}"
+                )
             if text[p.cue_start : p.cue_end] != p.cue_text:
-                raise ValueError(f"pair {i}: cue offsets {p.cue_start}-{p.cue_end} do not give cue_text {p.cue_text!r}")
+                raise ValueError(
+                    f"pair {i}: cue offsets {p.cue_start}-{p.cue_end} do not give cue_text {p.cue_text!r}"
+                )
             if text[p.target_start : p.target_end] != p.target_text:
                 raise ValueError(
                     f"pair {i}: target offsets {p.target_start}-{p.target_end} do not give target_text {p.target_text!r}"
@@ -174,11 +186,17 @@ class BenchDocument(BaseModel):
         present = {p.level for p in self.pairs}
         expected = tuple(lv for lv in LEVEL_ORDER if lv in present)
         if tuple(self.levels) != expected:
-            raise ValueError(f"levels {[lv.value for lv in self.levels]} differ from the pairs' levels {[lv.value for lv in expected]}")
+            raise ValueError(
+                f"levels {[lv.value for lv in self.levels]} differ from the pairs' levels {[lv.value for lv in expected]}"
+            )
         if self.n_levels > len(self.levels):
-            raise ValueError(f"n_levels {self.n_levels} exceeds the number of distinct levels {len(self.levels)}")
+            raise ValueError(
+                f"n_levels {self.n_levels} exceeds the number of distinct levels {len(self.levels)}"
+            )
         if self.n_words != count_words(text):
-            raise ValueError(f"n_words {self.n_words} differs from the text's {count_words(text)} words")
+            raise ValueError(
+                f"n_words {self.n_words} differs from the text's {count_words(text)} words"
+            )
         return self
 
 
@@ -193,7 +211,9 @@ def priority_key(doc_type: str, doc_id: str, n_levels: int, seed: int) -> tuple[
     The random part is a keyed hash of (seed, type, id): every document gets the same position
     whatever chunk or process handles it, which makes the sample reproducible under any chunking.
     """
-    h = hashlib.blake2b(f"{doc_type}\x00{doc_id}".encode(), digest_size=8, key=str(seed).encode()[:64])
+    h = hashlib.blake2b(
+        f"{doc_type}\x00{doc_id}".encode(), digest_size=8, key=str(seed).encode()[:64]
+    )
     return (-int(n_levels), h.hexdigest(), doc_id)
 
 
@@ -225,8 +245,12 @@ class InputSpec:
 
 
 _FORMAT_SPECS: dict[str, InputSpec] = {
-    "mimic-discharge": InputSpec("mimic-discharge", "text", "note_id", None, "discharge", ("discharge",)),
-    "mimic-radiology": InputSpec("mimic-radiology", "text", "note_id", None, "radiology", ("radiology",)),
+    "mimic-discharge": InputSpec(
+        "mimic-discharge", "text", "note_id", None, "discharge", ("discharge",)
+    ),
+    "mimic-radiology": InputSpec(
+        "mimic-radiology", "text", "note_id", None, "radiology", ("radiology",)
+    ),
     "tcga": InputSpec("tcga", "text", "patient_filename", None, "pathology", ()),
     "generic": InputSpec("generic"),
 }
@@ -237,8 +261,10 @@ def _peek_columns(path: Path) -> list[str]:
     gz = name.endswith(".gz")
     base = name[:-3] if gz else name
     try:
-        raw = gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="") if gz else open(
-            path, encoding="utf-8", errors="replace", newline=""
+        raw = (
+            gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="")
+            if gz
+            else open(path, encoding="utf-8", errors="replace", newline="")
         )
         with raw as fh:
             if base.endswith((".csv", ".tsv")):
@@ -281,7 +307,9 @@ def _normalise_sections(value: str | Sequence[str] | None) -> tuple[str, ...] | 
     out = tuple(value)
     for name in out:
         if name not in PROFILES:
-            raise BenchError(f"unknown section profile {name!r}; expected one of {', '.join(PROFILES)}, 'all' or 'none'")
+            raise BenchError(
+                f"unknown section profile {name!r}; expected one of {', '.join(PROFILES)}, 'all' or 'none'"
+            )
     return out
 
 
@@ -297,7 +325,9 @@ def resolve_spec(
 ) -> InputSpec:
     """The :class:`InputSpec` of an input: the format's defaults with any given overrides."""
     if input_format not in FORMATS:
-        raise BenchError(f"unknown input format {input_format!r}; expected one of {', '.join(FORMATS)}")
+        raise BenchError(
+            f"unknown input format {input_format!r}; expected one of {', '.join(FORMATS)}"
+        )
     if input_format == "auto":
         if path is None:
             raise BenchError("input format 'auto' needs a file to look at; name the format")
@@ -305,7 +335,12 @@ def resolve_spec(
         log.info("%s: input format %s (detected)", path, input_format)
     spec = _FORMAT_SPECS[input_format]
     changes: dict[str, Any] = {}
-    for key, value in (("text_col", text_col), ("id_col", id_col), ("type_col", type_col), ("doc_type", doc_type)):
+    for key, value in (
+        ("text_col", text_col),
+        ("id_col", id_col),
+        ("type_col", type_col),
+        ("doc_type", doc_type),
+    ):
         if value is not None:
             changes[key] = value
     secs = _normalise_sections(sections)
@@ -345,7 +380,9 @@ class BuildOptions:
 
     def __post_init__(self) -> None:
         if not isinstance(self.per_type, int) or self.per_type < 1:
-            raise BenchError(f"per_type must be a positive number of documents, got {self.per_type!r}")
+            raise BenchError(
+                f"per_type must be a positive number of documents, got {self.per_type!r}"
+            )
         if not isinstance(self.seed, int):
             raise BenchError(f"seed must be an integer, got {self.seed!r}")
         if not isinstance(self.min_levels, int) or self.min_levels < 0:
@@ -441,11 +478,19 @@ def _units(doc: Document, spec: InputSpec) -> list[_Unit]:
         return [_Unit(doc.id, doc.doc_type or spec.doc_type, doc.id, doc.text, None, meta)]
     out = []
     seen: Counter[str] = Counter()
-    for s in get_sectionizer(spec.sections if len(spec.sections) > 1 else spec.sections[0]).sections(doc.text):
+    for s in get_sectionizer(
+        spec.sections if len(spec.sections) > 1 else spec.sections[0]
+    ).sections(doc.text):
         seen[s.doc_type] += 1
         k = seen[s.doc_type]
         doc_id = f"{doc.id}#{s.doc_type}" + (f"#{k}" if k > 1 else "")
-        info = SectionInfo(header=s.header, rule_id=s.rule_id, header_start=s.header_start, start=s.start, end=s.end)
+        info = SectionInfo(
+            header=s.header,
+            rule_id=s.rule_id,
+            header_start=s.header_start,
+            start=s.start,
+            end=s.end,
+        )
         out.append(_Unit(doc_id, s.doc_type, doc.id, s.text, info, meta))
     return out
 
@@ -503,7 +548,11 @@ def _process(
                 pairs = pipeline.pairs(u.text, u.doc_id)
             except Exception as exc:  # one bad document must not sink a corpus-sized run
                 res.problems.append(
-                    Problem(source or "<partition>", None, f"document {u.doc_id!r}: extraction failed ({type(exc).__name__}: {exc}); skipped")
+                    Problem(
+                        source or "<partition>",
+                        None,
+                        f"document {u.doc_id!r}: extraction failed ({type(exc).__name__}: {exc}); skipped",
+                    )
                 )
                 log.warning("%s: document %r: extraction failed: %s", source, u.doc_id, exc)
                 continue
@@ -541,7 +590,9 @@ def _process(
                 bucket.pop()
     for doc_type, bucket in eligible.items():
         for key, record in bucket:
-            res.candidates.append(_Candidate(key, doc_type, record.doc_id, record.model_dump_json()))
+            res.candidates.append(
+                _Candidate(key, doc_type, record.doc_id, record.model_dump_json())
+            )
     return res
 
 
@@ -601,27 +652,48 @@ def partition_meta() -> pd.DataFrame:
     )
 
 
-def _frame_documents(frame: pd.DataFrame, spec: InputSpec, source: str | None) -> tuple[list[Document], list[Problem]]:
+def _frame_documents(
+    frame: pd.DataFrame, spec: InputSpec, source: str | None
+) -> tuple[list[Document], list[Problem]]:
     columns = list(frame.columns)
     for role, col in (("text", spec.text_col), ("id", spec.id_col), ("type", spec.type_col)):
         if col is not None and col not in columns:
-            raise InputError(f"{source or 'partition'}: no column {col!r} (the {role} column); columns are {columns}")
+            raise InputError(
+                f"{source or 'partition'}: no column {col!r} (the {role} column); columns are {columns}"
+            )
     docs: list[Document] = []
     problems: list[Problem] = []
     src = source or "partition"
-    for index, row in zip(frame.index, frame.to_dict("records")):
+    for index, row in zip(frame.index, frame.to_dict("records"), strict=True):
         text = row.get(spec.text_col)
         if not isinstance(text, str):
             kind = "missing" if _json_safe(text) is None else f"not text but {type(text).__name__}"
             idx = _json_safe(index)
-            problems.append(Problem(src, idx if isinstance(idx, int) else None, f"field {spec.text_col!r} is {kind}; row skipped"))
+            problems.append(
+                Problem(
+                    src,
+                    idx if isinstance(idx, int) else None,
+                    f"field {spec.text_col!r} is {kind}; row skipped",
+                )
+            )
             continue
         raw_id = row.get(spec.id_col) if spec.id_col else row.get("id", row.get("note_id"))
         raw_id = _json_safe(raw_id)
         doc_id = str(raw_id) if raw_id not in (None, "") else f"{src}:{index}"
         doc_type = _json_safe(row.get(spec.type_col)) if spec.type_col else None
-        meta = {k: _json_safe(v) for k, v in row.items() if k not in (spec.text_col, spec.id_col, spec.type_col)}
-        docs.append(Document(id=doc_id, text=text, doc_type=None if doc_type is None else str(doc_type), meta=meta))
+        meta = {
+            k: _json_safe(v)
+            for k, v in row.items()
+            if k not in (spec.text_col, spec.id_col, spec.type_col)
+        }
+        docs.append(
+            Document(
+                id=doc_id,
+                text=text,
+                doc_type=None if doc_type is None else str(doc_type),
+                meta=meta,
+            )
+        )
     return docs, problems
 
 
@@ -643,7 +715,14 @@ def bench_partition(
     res = _process(docs, spec, options, _pipeline_for(options), source=source)
     res.problems[:0] = problems
     rows = [
-        {"kind": "candidate", "doc_type": c.doc_type, "doc_id": c.doc_id, "n_levels": -c.key[0], "rank": c.key[1], "payload": c.record}
+        {
+            "kind": "candidate",
+            "doc_type": c.doc_type,
+            "doc_id": c.doc_id,
+            "n_levels": -c.key[0],
+            "rank": c.key[1],
+            "payload": c.record,
+        }
         for c in res.candidates
     ]
     summary = {
@@ -652,7 +731,16 @@ def bench_partition(
         "counts": res.counts,
         "problems": [[p.source, p.row, p.message] for p in res.problems],
     }
-    rows.append({"kind": "summary", "doc_type": "", "doc_id": "", "n_levels": 0, "rank": "", "payload": json.dumps(summary)})
+    rows.append(
+        {
+            "kind": "summary",
+            "doc_type": "",
+            "doc_id": "",
+            "n_levels": 0,
+            "rank": "",
+            "payload": json.dumps(summary),
+        }
+    )
     out = pd.DataFrame(rows, columns=list(PARTITION_COLUMNS))
     return out.astype({"n_levels": "int64"})
 
@@ -690,14 +778,23 @@ class BuildResult:
 
     def report(self, markdown: bool = False) -> str:
         """Statistics and screening tables, as text or Markdown."""
-        parts = [format_stats(self.stats, markdown=markdown), format_screening(self.screening, markdown=markdown)]
+        parts = [
+            format_stats(self.stats, markdown=markdown),
+            format_screening(self.screening, markdown=markdown),
+        ]
         if self.problems:
             parts.append(f"skipped rows/documents: {len(self.problems)} (see the problems list)")
         return "\n\n".join(parts)
 
 
-def _screening(counts: dict[str, dict[str, Any]], selected: list[_Candidate], per_type: int, min_levels: int,
-               source_docs: int, without_sections: int) -> dict[str, Any]:
+def _screening(
+    counts: dict[str, dict[str, Any]],
+    selected: list[_Candidate],
+    per_type: int,
+    min_levels: int,
+    source_docs: int,
+    without_sections: int,
+) -> dict[str, Any]:
     sel = Counter(c.doc_type for c in selected)
     by_type = {}
     for t in _type_order(counts):
@@ -733,14 +830,26 @@ def _finish(
     output: str | Path | None,
 ) -> BuildResult:
     for doc_id in selector.duplicates:
-        problems.append(Problem("<inputs>", None, f"document id {doc_id!r} occurs more than once; the later one was skipped"))
+        problems.append(
+            Problem(
+                "<inputs>",
+                None,
+                f"document id {doc_id!r} occurs more than once; the later one was skipped",
+            )
+        )
     chosen = selector.selected()
-    documents = [BenchDocument.model_validate_json(c.record) for c in chosen if c.record is not None]
+    documents = [
+        BenchDocument.model_validate_json(c.record) for c in chosen if c.record is not None
+    ]
     stats = statistics(documents)
-    screening = _screening(counts, chosen, options.per_type, options.min_levels, source_docs, without_sections)
+    screening = _screening(
+        counts, chosen, options.per_type, options.min_levels, source_docs, without_sections
+    )
     result = BuildResult(documents, stats, screening, problems, config)
     if output is not None:
-        result.output = write_benchmark(documents, output, stats=stats, screening=screening, problems=problems, config=config)
+        result.output = write_benchmark(
+            documents, output, stats=stats, screening=screening, problems=problems, config=config
+        )
     return result
 
 
@@ -752,7 +861,9 @@ def merge_partitions(
     config: dict[str, Any] | None = None,
 ) -> BuildResult:
     """Combine :func:`bench_partition` outputs (in partition order) into the benchmark."""
-    frame = frames if isinstance(frames, pd.DataFrame) else pd.concat(list(frames), ignore_index=True)
+    frame = (
+        frames if isinstance(frames, pd.DataFrame) else pd.concat(list(frames), ignore_index=True)
+    )
     missing = [c for c in PARTITION_COLUMNS if c not in frame.columns]
     if missing:
         raise BenchError(f"not a bench_partition output: columns {missing} are missing")
@@ -772,7 +883,16 @@ def merge_partitions(
             problems.extend(Problem(*p) for p in s["problems"])
         else:
             raise BenchError(f"not a bench_partition output: unknown row kind {row.kind!r}")
-    return _finish(selector, counts, source_docs, without, problems, options, config or {"options": options.config()}, output)
+    return _finish(
+        selector,
+        counts,
+        source_docs,
+        without,
+        problems,
+        options,
+        config or {"options": options.config()},
+        output,
+    )
 
 
 # ==================================================================================================
@@ -845,21 +965,34 @@ def iter_load(path: str | Path) -> Iterator[BenchDocument]:
                 try:
                     data = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    hint = "" if line.endswith("\n") else " (the line is cut off: was the file truncated?)"
-                    raise BenchError(f"{p}, line {n}: not valid JSON: {exc.msg} at column {exc.colno}{hint}") from None
+                    hint = (
+                        ""
+                        if line.endswith("\n")
+                        else " (the line is cut off: was the file truncated?)"
+                    )
+                    raise BenchError(
+                        f"{p}, line {n}: not valid JSON: {exc.msg} at column {exc.colno}{hint}"
+                    ) from None
                 if not isinstance(data, dict):
-                    raise BenchError(f"{p}, line {n}: expected a JSON object (one document), got {type(data).__name__}")
+                    raise BenchError(
+                        f"{p}, line {n}: expected a JSON object (one document), got {type(data).__name__}"
+                    )
                 if "schema_version" not in data:
-                    raise BenchError(f"{p}, line {n}: no 'schema_version': not a cuelex benchmark document")
+                    raise BenchError(
+                        f"{p}, line {n}: no 'schema_version': not a cuelex benchmark document"
+                    )
                 try:
                     doc = BenchDocument.model_validate(data)
                 except ValidationError as exc:
                     errs = "; ".join(
-                        f"{'.'.join(str(x) for x in e['loc']) or '(document)'}: {e['msg']}" for e in exc.errors()[:5]
+                        f"{'.'.join(str(x) for x in e['loc']) or '(document)'}: {e['msg']}"
+                        for e in exc.errors()[:5]
                     )
                     raise BenchError(f"{p}, line {n}: invalid document: {errs}") from None
                 if doc.doc_id in seen:
-                    raise BenchError(f"{p}, line {n}: document id {doc.doc_id!r} already on line {seen[doc.doc_id]}")
+                    raise BenchError(
+                        f"{p}, line {n}: document id {doc.doc_id!r} already on line {seen[doc.doc_id]}"
+                    )
                 seen[doc.doc_id] = n
                 yield doc
     except (OSError, EOFError, UnicodeDecodeError) as exc:
@@ -937,12 +1070,22 @@ def statistics(benchmark: str | Path | Iterable[BenchDocument]) -> dict[str, Any
 def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], markdown: bool) -> str:
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
     if markdown:
-        lines = ["| " + " | ".join(cells[0]) + " |", "| " + " | ".join(["---"] + ["---:"] * (len(headers) - 1)) + " |"]
+        lines = [
+            "| " + " | ".join(cells[0]) + " |",
+            "| " + " | ".join(["---"] + ["---:"] * (len(headers) - 1)) + " |",
+        ]
         lines += ["| " + " | ".join(r) + " |" for r in cells[1:]]
         return "\n".join(lines)
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    fmt = lambda r: "  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r))  # noqa: E731
-    return "\n".join([fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]])
+
+    def fmt(r: list[str]) -> str:
+        return "  ".join(
+            c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)
+        )
+
+    return "\n".join(
+        [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
+    )
 
 
 def _num(x: Any, digits: int = 1) -> str:
@@ -953,27 +1096,51 @@ def format_stats(stats: dict[str, Any], markdown: bool = False) -> str:
     """The statistics as two tables (documents; pairs per level), as text or Markdown."""
     groups = [(t, s) for t, s in stats.get("by_type", {}).items()] + [("all", stats)]
     dist_keys = sorted({int(k) for _, s in groups for k in s["distinct_levels"]["distribution"]})
-    head1 = ["type", "documents", "words mean (SD)", "words range", "levels/doc"] + [f"{k} levels" for k in dist_keys]
+    head1 = ["type", "documents", "words mean (SD)", "words range", "levels/doc"] + [
+        f"{k} levels" for k in dist_keys
+    ]
     rows1 = []
     for t, s in groups:
         lw = s["length_words"]
         rng = "" if lw["min"] is None else f"{lw['min']:,}-{lw['max']:,}"
         mean_sd = "" if lw["mean"] is None else f"{lw['mean']:,.1f} ({lw['sd']:,.1f})"
         dl = s["distinct_levels"]
-        rows1.append([t, _num(s["documents"]), mean_sd, rng, _num(dl["mean"], 2)] + [
-            _num(dl["distribution"].get(str(k), 0)) for k in dist_keys
-        ])
+        rows1.append(
+            [t, _num(s["documents"]), mean_sd, rng, _num(dl["mean"], 2)]
+            + [_num(dl["distribution"].get(str(k), 0)) for k in dist_keys]
+        )
     levels = [lv.value for lv in CUE_LEVELS]
-    head2 = ["type", "pairs", "pairs/doc"] + levels
-    rows2 = [[t, _num(s["pairs"]), _num(s["pairs_per_document"], 2)] + [_num(s["pairs_per_level"][lv]) for lv in levels] for t, s in groups]
+    head2 = ["type", "pairs", "pairs/doc", *levels]
+    rows2 = [
+        [t, _num(s["pairs"]), _num(s["pairs_per_document"], 2)]
+        + [_num(s["pairs_per_level"][lv]) for lv in levels]
+        for t, s in groups
+    ]
     return _table(head1, rows1, markdown) + "\n\n" + _table(head2, rows2, markdown)
 
 
 def format_screening(screening: dict[str, Any], markdown: bool = False) -> str:
     """Pre-screening and sampling counts per type as a table."""
-    head = ["type", "screened", f"with >= {screening.get('min_levels', 2)} levels", "selected", "requested"]
-    rows = [[t, _num(s["documents"]), _num(s["eligible"]), _num(s["selected"]), _num(s["requested"])] for t, s in screening["by_type"].items()]
-    rows.append(["all", _num(screening["documents"]), _num(screening["eligible"]), _num(screening["selected"]), ""])
+    head = [
+        "type",
+        "screened",
+        f"with >= {screening.get('min_levels', 2)} levels",
+        "selected",
+        "requested",
+    ]
+    rows = [
+        [t, _num(s["documents"]), _num(s["eligible"]), _num(s["selected"]), _num(s["requested"])]
+        for t, s in screening["by_type"].items()
+    ]
+    rows.append(
+        [
+            "all",
+            _num(screening["documents"]),
+            _num(screening["eligible"]),
+            _num(screening["selected"]),
+            "",
+        ]
+    )
     note = f"source documents: {screening['source_documents']:,}"
     if screening.get("source_documents_without_sections"):
         note += f" ({screening['source_documents_without_sections']:,} without any target section)"
@@ -1021,17 +1188,31 @@ def _chunk_header(task: _ChunkTask, res: _PartitionResult) -> dict[str, Any]:
     }
 
 
-def _run_chunk(task: _ChunkTask, pipeline: _Pipeline | None = None) -> tuple[ChunkSummary, list[_Candidate]]:
+def _run_chunk(
+    task: _ChunkTask, pipeline: _Pipeline | None = None
+) -> tuple[ChunkSummary, list[_Candidate]]:
     """Process one chunk and write its result file atomically (temp file, fsync, rename)."""
     pipe = pipeline or _WORKER or _Pipeline(task.options, own_linker=True)
-    res = _process(task.docs, task.spec, task.options, pipe, source=task.source, thresholds=task.thresholds)
+    res = _process(
+        task.docs, task.spec, task.options, pipe, source=task.source, thresholds=task.thresholds
+    )
     tmp = task.path.with_name(f".{task.path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as raw:
         with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=3, mtime=0) as gz:
             w = io.TextIOWrapper(gz, encoding="utf-8")
             w.write(json.dumps(_chunk_header(task, res)) + "\n")
             for c in res.candidates:
-                w.write(json.dumps({"key": list(c.key), "doc_type": c.doc_type, "doc_id": c.doc_id, "record": c.record}) + "\n")
+                w.write(
+                    json.dumps(
+                        {
+                            "key": list(c.key),
+                            "doc_type": c.doc_type,
+                            "doc_id": c.doc_id,
+                            "record": c.record,
+                        }
+                    )
+                    + "\n"
+                )
             w.write(json.dumps({"end": True, "candidates": len(res.candidates)}) + "\n")
             w.flush()
             w.detach()
@@ -1039,8 +1220,12 @@ def _run_chunk(task: _ChunkTask, pipeline: _Pipeline | None = None) -> tuple[Chu
         os.fsync(raw.fileno())
     os.replace(tmp, task.path)
     summary = ChunkSummary(
-        task.chunk, task.source, res.source_documents, sum(c["documents"] for c in res.counts.values()),
-        len(res.candidates), resumed=False,
+        task.chunk,
+        task.source,
+        res.source_documents,
+        sum(c["documents"] for c in res.counts.values()),
+        len(res.candidates),
+        resumed=False,
     )
     return summary, [_Candidate(c.key, c.doc_type, c.doc_id) for c in res.candidates]
 
@@ -1087,15 +1272,23 @@ class _WorkDir:
             try:
                 old = json.loads(self.manifest.read_text(encoding="utf-8"))
             except (OSError, json.JSONDecodeError) as exc:
-                raise BenchError(f"{self.manifest}: unreadable manifest ({exc}); use --restart to discard this work directory") from None
+                raise BenchError(
+                    f"{self.manifest}: unreadable manifest ({exc}); use --restart to discard this work directory"
+                ) from None
             if old.get("config") != config:
-                diff = sorted(k for k in set(old.get("config", {})) | set(config) if old.get("config", {}).get(k) != config.get(k))
+                diff = sorted(
+                    k
+                    for k in set(old.get("config", {})) | set(config)
+                    if old.get("config", {}).get(k) != config.get(k)
+                )
                 raise BenchError(
                     f"{path} holds a run with different settings or inputs (differs in: {', '.join(diff)}); "
                     "use another work directory, or --restart (restart=True) to discard it"
                 )
         elif self.chunks.is_dir() and any(self.chunks.iterdir()):
-            raise BenchError(f"{path}: chunk files without a manifest; use --restart (restart=True) to discard them")
+            raise BenchError(
+                f"{path}: chunk files without a manifest; use --restart (restart=True) to discard them"
+            )
         self.chunks.mkdir(exist_ok=True)
         for tmp in self.chunks.glob(".*.tmp"):  # left behind by a killed run
             tmp.unlink(missing_ok=True)
@@ -1109,8 +1302,13 @@ class _WorkDir:
         return {p.name[: -len(".jsonl.gz")]: p for p in self.chunks.glob("*.jsonl.gz")}
 
     def write_manifest(self, finished: bool) -> None:
-        data = {"work_format": _WORK_FORMAT, "config": self.config, "chunks_done": self.done, "finished": finished,
-                "updated": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        data = {
+            "work_format": _WORK_FORMAT,
+            "config": self.config,
+            "chunks_done": self.done,
+            "finished": finished,
+            "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        }
         _atomic_write_text(self.manifest, json.dumps(data, indent=1) + "\n")
 
 
@@ -1189,10 +1387,24 @@ def build(
         raise BenchError(f"workers must be a positive integer, got {workers!r}")
     if not isinstance(chunk_size, int) or chunk_size < 1:
         raise BenchError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    options = BuildOptions(per_type=per_type, seed=seed, min_levels=min_levels, coverage=tuple(coverage), link=link,
-                           vocabulary=None if vocabulary is None else str(vocabulary))
+    options = BuildOptions(
+        per_type=per_type,
+        seed=seed,
+        min_levels=min_levels,
+        coverage=tuple(coverage),
+        link=link,
+        vocabulary=None if vocabulary is None else str(vocabulary),
+    )
     specs = [
-        resolve_spec(p, input_format, text_col=text_col, id_col=id_col, type_col=type_col, doc_type=doc_type, sections=sections)
+        resolve_spec(
+            p,
+            input_format,
+            text_col=text_col,
+            id_col=id_col,
+            type_col=type_col,
+            doc_type=doc_type,
+            sections=sections,
+        )
         for p in paths
     ]
     from . import __version__
@@ -1202,7 +1414,7 @@ def build(
         "resources": _resources_digest(),
         "options": options.config(),
         "chunk_size": chunk_size,
-        "inputs": [{**_fingerprint(p), **s.to_dict()} for p, s in zip(paths, specs)],
+        "inputs": [{**_fingerprint(p), **s.to_dict()} for p, s in zip(paths, specs, strict=True)],
     }
     # warm once, before any fork: engine, sectionizers, concept index (built on first use)
     pipeline = _Pipeline(options)
@@ -1221,13 +1433,39 @@ def build(
         work_dir = tmp_dir.name
     try:
         wd = _WorkDir(Path(work_dir), config, restart)
-        return _run_local(paths, specs, options, pipeline, wd, workers, chunk_size, progress, on_chunk, output, config, t0)
+        return _run_local(
+            paths,
+            specs,
+            options,
+            pipeline,
+            wd,
+            workers,
+            chunk_size,
+            progress,
+            on_chunk,
+            output,
+            config,
+            t0,
+        )
     finally:
         if tmp_dir is not None:
             tmp_dir.cleanup()
 
 
-def _run_local(paths, specs, options, pipeline, wd, workers, chunk_size, progress, on_chunk, output, config, t0) -> BuildResult:  # type: ignore[no-untyped-def]
+def _run_local(
+    paths: list[Path],
+    specs: list[InputSpec],
+    options: BuildOptions,
+    pipeline: _Pipeline,
+    wd: _WorkDir,
+    workers: int,
+    chunk_size: int,
+    progress: bool | None,
+    on_chunk: Callable[[ChunkSummary], None] | None,
+    output: str | Path | None,
+    config: dict[str, Any],
+    t0: float,
+) -> BuildResult:
     from tqdm import tqdm
 
     existing = wd.existing()
@@ -1240,11 +1478,20 @@ def _run_local(paths, specs, options, pipeline, wd, workers, chunk_size, progres
     if workers > 1:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork") if "fork" in methods else None
-        executor = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(options,))
-        list(executor.map(_ping, range(workers)))  # start and warm the workers now, before the bar's thread
+        executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(options,)
+        )
+        # start and warm the workers now, before tqdm starts its monitor thread
+        list(executor.map(_ping, range(workers)))
     pending: dict[Future, _ChunkTask] = {}
-    bar = tqdm(desc="cuelex bench", unit=" notes", disable=None if progress is None else not progress,
-               file=sys.stderr, mininterval=0.5, dynamic_ncols=True)
+    bar = tqdm(
+        desc="cuelex bench",
+        unit=" notes",
+        disable=None if progress is None else not progress,
+        file=sys.stderr,
+        mininterval=0.5,
+        dynamic_ncols=True,
+    )
 
     def finished(summary: ChunkSummary, keys: list[_Candidate]) -> None:
         for c in keys:
@@ -1263,12 +1510,20 @@ def _run_local(paths, specs, options, pipeline, wd, workers, chunk_size, progres
                 try:
                     summary, keys = fut.result()
                 except Exception as exc:
-                    raise BenchError(f"chunk {task.chunk} of {task.source} failed: {type(exc).__name__}: {exc}") from exc
+                    raise BenchError(
+                        f"chunk {task.chunk} of {task.source} failed: {type(exc).__name__}: {exc}"
+                    ) from exc
                 finished(summary, keys)
 
     try:
-        for i, (path, spec) in enumerate(zip(paths, specs)):
-            docs = read_documents(path, text_col=spec.text_col, id_col=spec.id_col, type_col=spec.type_col, problems=read_problems)
+        for i, (path, spec) in enumerate(zip(paths, specs, strict=True)):
+            docs = read_documents(
+                path,
+                text_col=spec.text_col,
+                id_col=spec.id_col,
+                type_col=spec.type_col,
+                problems=read_problems,
+            )
             for n, chunk in enumerate(_chunked(docs, chunk_size)):
                 cid = f"{i:03d}-{n:07d}"
                 order.append(cid)
@@ -1291,10 +1546,20 @@ def _run_local(paths, specs, options, pipeline, wd, workers, chunk_size, progres
                             running.add(c)
                         bar.update(len(chunk))
                         if on_chunk is not None:
-                            on_chunk(ChunkSummary(cid, str(path), len(chunk), sum(c["documents"] for c in header["counts"].values()),
-                                                  len(cands), resumed=True))
+                            on_chunk(
+                                ChunkSummary(
+                                    cid,
+                                    str(path),
+                                    len(chunk),
+                                    sum(c["documents"] for c in header["counts"].values()),
+                                    len(cands),
+                                    resumed=True,
+                                )
+                            )
                         continue
-                task = _ChunkTask(cid, str(path), chunk, spec, options, running.thresholds(), wd.chunk_path(cid))
+                task = _ChunkTask(
+                    cid, str(path), chunk, spec, options, running.thresholds(), wd.chunk_path(cid)
+                )
                 if executor is None:
                     finished(*_run_chunk(task, pipeline))
                 else:
@@ -1303,7 +1568,8 @@ def _run_local(paths, specs, options, pipeline, wd, workers, chunk_size, progres
         drain(block_until=0)
     except BaseException:
         if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)  # running chunks still finish and are kept
+            # queued chunks are dropped; running ones still finish and their files are kept
+            executor.shutdown(wait=True, cancel_futures=True)
             executor = None
         raise
     finally:
@@ -1367,10 +1633,26 @@ def build_dask(
         raise BenchError("Dask is not installed: pip install 'cuelex[dask]'") from None
     t0 = time.perf_counter()
     if input_format == "auto":
-        raise BenchError("build_dask needs an explicit input_format (mimic-discharge, mimic-radiology, tcga or generic)")
-    spec = resolve_spec(None, input_format, text_col=text_col, id_col=id_col, type_col=type_col, doc_type=doc_type, sections=sections)
-    options = BuildOptions(per_type=per_type, seed=seed, min_levels=min_levels, coverage=tuple(coverage), link=link,
-                           vocabulary=None if vocabulary is None else str(vocabulary))
+        raise BenchError(
+            "build_dask needs an explicit input_format (mimic-discharge, mimic-radiology, tcga or generic)"
+        )
+    spec = resolve_spec(
+        None,
+        input_format,
+        text_col=text_col,
+        id_col=id_col,
+        type_col=type_col,
+        doc_type=doc_type,
+        sections=sections,
+    )
+    options = BuildOptions(
+        per_type=per_type,
+        seed=seed,
+        min_levels=min_levels,
+        coverage=tuple(coverage),
+        link=link,
+        vocabulary=None if vocabulary is None else str(vocabulary),
+    )
     if options.link:  # build the open index once here rather than in every worker at the same time
         from .api import get_linker
 
@@ -1396,7 +1678,9 @@ _YES = {"yes", "y", "true", "1", "correct"}
 _NO = {"no", "n", "false", "0", "incorrect", "wrong"}
 
 
-def validation_sample(benchmark: str | Path | Iterable[BenchDocument], per_type: int = 15, seed: int = 0) -> list[BenchDocument]:
+def validation_sample(
+    benchmark: str | Path | Iterable[BenchDocument], per_type: int = 15, seed: int = 0
+) -> list[BenchDocument]:
     """A stratified random sample: ``per_type`` documents of each type (all if fewer), seeded."""
     if not isinstance(per_type, int) or per_type < 1:
         raise BenchError(f"per_type must be a positive integer, got {per_type!r}")
@@ -1486,13 +1770,21 @@ def read_validation(path: str | Path) -> list[ValidationAnswer]:
             errors.append(f"row {n} ({doc_id}, pair {idx}): 'correct' is empty; answer yes or no")
             continue
         if value.lower() not in _YES | _NO:
-            errors.append(f"row {n} ({doc_id}, pair {idx}): 'correct' is {value!r}; expected yes or no")
+            errors.append(
+                f"row {n} ({doc_id}, pair {idx}): 'correct' is {value!r}; expected yes or no"
+            )
             continue
         if (doc_id, idx) in seen:
-            errors.append(f"row {n}: pair ({doc_id}, {idx}) already answered on row {seen[(doc_id, idx)]}")
+            errors.append(
+                f"row {n}: pair ({doc_id}, {idx}) already answered on row {seen[(doc_id, idx)]}"
+            )
             continue
         seen[(doc_id, idx)] = n
-        answers.append(ValidationAnswer(doc_id, (row.get("doc_type") or "").strip(), idx, value.lower() in _YES, n))
+        answers.append(
+            ValidationAnswer(
+                doc_id, (row.get("doc_type") or "").strip(), idx, value.lower() in _YES, n
+            )
+        )
     if errors:
         shown = errors[:20] + ([f"... and {len(errors) - 20} more"] if len(errors) > 20 else [])
         raise BenchError(f"{p}: {len(errors)} invalid answer(s):\n  " + "\n  ".join(shown))
@@ -1509,7 +1801,7 @@ def cohen_kappa(a: Sequence[Any], b: Sequence[Any]) -> float | None:
     if not a:
         raise ValueError("no items to compare")
     n = len(a)
-    po = sum(x == y for x, y in zip(a, b)) / n
+    po = sum(x == y for x, y in zip(a, b, strict=True)) / n
     ca, cb = Counter(a), Counter(b)
     pe = sum(ca[k] * cb.get(k, 0) for k in ca) / (n * n)
     if pe >= 1.0:
@@ -1539,13 +1831,24 @@ class AgreementReport(BaseModel):
             f"pairs reviewed by both: {self.items}",
             f"accuracy: {self.accuracy:.1%} (A {self.accuracy_a:.1%}, B {self.accuracy_b:.1%})",
             f"agreement: {self.observed_agreement:.1%}   Cohen's kappa: {k}",
-            "A/B yes/yes {yes/yes}, yes/no {yes/no}, no/yes {no/yes}, no/no {no/no}".format(**self.table),
+            "A/B yes/yes {yes/yes}, yes/no {yes/no}, no/yes {no/yes}, no/no {no/no}".format(
+                **self.table
+            ),
         ]
         rows = [
-            [t, s["items"], f"{s['accuracy']:.1%}", "" if s["kappa"] is None else f"{s['kappa']:.3f}"]
+            [
+                t,
+                s["items"],
+                f"{s['accuracy']:.1%}",
+                "" if s["kappa"] is None else f"{s['kappa']:.3f}",
+            ]
             for t, s in self.by_type.items()
         ]
-        return "\n".join(lines) + "\n\n" + _table(["type", "pairs", "accuracy", "kappa"], rows, markdown=False)
+        return (
+            "\n".join(lines)
+            + "\n\n"
+            + _table(["type", "pairs", "accuracy", "kappa"], rows, markdown=False)
+        )
 
 
 def agreement(a: str | Path, b: str | Path) -> AgreementReport:
@@ -1561,9 +1864,13 @@ def agreement(a: str | Path, b: str | Path) -> AgreementReport:
     if only_a or only_b:
         parts = []
         if only_a:
-            parts.append(f"{len(only_a)} pair(s) only in {a} (first: {only_a[0][0]}, pair {only_a[0][1]}, row {ma[only_a[0]].row})")
+            parts.append(
+                f"{len(only_a)} pair(s) only in {a} (first: {only_a[0][0]}, pair {only_a[0][1]}, row {ma[only_a[0]].row})"
+            )
         if only_b:
-            parts.append(f"{len(only_b)} pair(s) only in {b} (first: {only_b[0][0]}, pair {only_b[0][1]}, row {mb[only_b[0]].row})")
+            parts.append(
+                f"{len(only_b)} pair(s) only in {b} (first: {only_b[0][0]}, pair {only_b[0][1]}, row {mb[only_b[0]].row})"
+            )
         raise BenchError("the review files cover different pairs: " + "; ".join(parts))
     keys = list(ma)
     va = [ma[k].correct for k in keys]
@@ -1572,12 +1879,18 @@ def agreement(a: str | Path, b: str | Path) -> AgreementReport:
     def summary(idx: list[int]) -> dict[str, Any]:
         xa, xb = [va[i] for i in idx], [vb[i] for i in idx]
         acc = (sum(xa) + sum(xb)) / (2 * len(idx))
-        return {"items": len(idx), "accuracy": round(acc, 4), "kappa": None if (k := cohen_kappa(xa, xb)) is None else round(k, 4)}
+        return {
+            "items": len(idx),
+            "accuracy": round(acc, 4),
+            "kappa": None if (k := cohen_kappa(xa, xb)) is None else round(k, 4),
+        }
 
     types: dict[str, list[int]] = {}
     for i, k in enumerate(keys):
         types.setdefault(ma[k].doc_type or mb[k].doc_type or "(none)", []).append(i)
-    table = Counter(f"{'yes' if x else 'no'}/{'yes' if y else 'no'}" for x, y in zip(va, vb))
+    table = Counter(
+        f"{'yes' if x else 'no'}/{'yes' if y else 'no'}" for x, y in zip(va, vb, strict=True)
+    )
     n = len(keys)
     return AgreementReport(
         files=(str(a), str(b)),
@@ -1585,7 +1898,7 @@ def agreement(a: str | Path, b: str | Path) -> AgreementReport:
         accuracy=(sum(va) + sum(vb)) / (2 * n),
         accuracy_a=sum(va) / n,
         accuracy_b=sum(vb) / n,
-        observed_agreement=sum(x == y for x, y in zip(va, vb)) / n,
+        observed_agreement=sum(x == y for x, y in zip(va, vb, strict=True)) / n,
         kappa=cohen_kappa(va, vb),
         table={k: table.get(k, 0) for k in ("yes/yes", "yes/no", "no/yes", "no/no")},
         by_type={t: summary(types[t]) for t in _type_order(types)},
@@ -1602,7 +1915,9 @@ def demo_corpus() -> Path:
     return Path(str(importlib_resources.files("cuelex.data").joinpath("aci_bench_notes.jsonl")))
 
 
-def demo(output_dir: str | Path = "out", *, per_type: int = 200, seed: int = 0, progress: bool = False) -> dict[str, Any]:
+def demo(
+    output_dir: str | Path = "out", *, per_type: int = 200, seed: int = 0, progress: bool = False
+) -> dict[str, Any]:
     """Build a benchmark from the embedded demo corpus (whole notes, type ``visit_note``).
 
     Writes ``demo_benchmark.jsonl`` (+ ``.stats.json``/``.stats.md``) and a reviewer sheet
@@ -1611,8 +1926,14 @@ def demo(output_dir: str | Path = "out", *, per_type: int = 200, seed: int = 0, 
     """
     out = Path(output_dir)
     result = build(
-        demo_corpus(), input_format="generic", doc_type="visit_note", per_type=per_type, seed=seed,
-        workers=1, output=out / "demo_benchmark.jsonl", progress=progress,
+        demo_corpus(),
+        input_format="generic",
+        doc_type="visit_note",
+        per_type=per_type,
+        seed=seed,
+        workers=1,
+        output=out / "demo_benchmark.jsonl",
+        progress=progress,
     )
     export_validation(result.documents, out / "demo_validation.csv", seed=seed)
     return {**result.stats, "screening": result.screening}
@@ -1627,23 +1948,42 @@ def _print_problems(problems: Sequence[Problem], limit: int = 20) -> None:
     for p in problems[:limit]:
         print(f"skipped: {p}", file=sys.stderr)
     if len(problems) > limit:
-        print(f"skipped: ... and {len(problems) - limit} more (all listed in the .stats.json file)", file=sys.stderr)
+        print(
+            f"skipped: ... and {len(problems) - limit} more (all listed in the .stats.json file)",
+            file=sys.stderr,
+        )
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
     coverage = tuple(PAPER_LEVELS) + ((Level.HEDGED_ABSENT,) if args.count_hedged_absent else ())
     result = build(
-        args.inputs, input_format=args.format, output=args.output, per_type=args.per_type, seed=args.seed,
-        workers=args.workers, work_dir=args.work_dir, chunk_size=args.chunk_size, min_levels=args.min_levels,
-        coverage=coverage, link=not args.no_link, vocabulary=args.vocabulary, text_col=args.text_col,
-        id_col=args.id_col, type_col=args.type_col, doc_type=args.doc_type, sections=args.sections,
-        progress=False if args.quiet else None, restart=args.restart,
+        args.inputs,
+        input_format=args.format,
+        output=args.output,
+        per_type=args.per_type,
+        seed=args.seed,
+        workers=args.workers,
+        work_dir=args.work_dir,
+        chunk_size=args.chunk_size,
+        min_levels=args.min_levels,
+        coverage=coverage,
+        link=not args.no_link,
+        vocabulary=args.vocabulary,
+        text_col=args.text_col,
+        id_col=args.id_col,
+        type_col=args.type_col,
+        doc_type=args.doc_type,
+        sections=args.sections,
+        progress=False if args.quiet else None,
+        restart=args.restart,
     )
     print(result.report())
     sj, sm = stats_paths(result.output) if result.output else (None, None)
     resumed = f", {result.chunks_resumed} resumed" if result.chunks_resumed else ""
-    print(f"\n{len(result.documents)} documents written to {result.output} (statistics: {sj}, {sm}); "
-          f"{result.chunks} chunks{resumed}, {result.seconds:.1f} s")
+    print(
+        f"\n{len(result.documents)} documents written to {result.output} (statistics: {sj}, {sm}); "
+        f"{result.chunks} chunk(s){resumed}, {result.seconds:.1f} s"
+    )
     _print_problems(result.problems)
     return 0
 
@@ -1659,8 +1999,10 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     frame = export_validation(args.file, args.output, per_type=args.per_type, seed=args.seed)
-    print(f"{frame['doc_id'].nunique()} documents, {len(frame)} pairs written to {args.output}; "
-          "fill the 'correct' column with yes or no")
+    print(
+        f"{frame['doc_id'].nunique()} documents, {len(frame)} pairs written to {args.output}; "
+        "fill the 'correct' column with yes or no"
+    )
     return 0
 
 
@@ -1672,29 +2014,83 @@ def _cmd_agreement(args: argparse.Namespace) -> int:
 
 def add_bench_subparser(subparsers: Any) -> None:
     """Register ``cuelex bench ...`` on the main parser's subparsers."""
-    p = subparsers.add_parser("bench", help="build a five-level cue-target benchmark from notes (paper section 3.1)")
+    p = subparsers.add_parser(
+        "bench", help="build a five-level cue-target benchmark from notes (paper section 3.1)"
+    )
     sub = p.add_subparsers(dest="bench_command", required=True)
 
-    b = sub.add_parser("build", help="extract, pre-screen and sample documents into a benchmark JSONL")
-    b.add_argument("inputs", nargs="+", help="MIMIC-IV-Note discharge/radiology CSV(.gz), TCGA CSV, CSV/TSV/JSONL(.gz), folders of .txt")
-    b.add_argument("--format", choices=FORMATS, default="auto", help="input format (default: detected per input)")
-    b.add_argument("--per-type", type=int, default=200, help="documents sampled per document type (default 200)")
+    b = sub.add_parser(
+        "build", help="extract, pre-screen and sample documents into a benchmark JSONL"
+    )
+    b.add_argument(
+        "inputs",
+        nargs="+",
+        help="MIMIC-IV-Note discharge/radiology CSV(.gz), TCGA CSV, CSV/TSV/JSONL(.gz), folders of .txt",
+    )
+    b.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="auto",
+        help="input format (default: detected per input)",
+    )
+    b.add_argument(
+        "--per-type",
+        type=int,
+        default=200,
+        help="documents sampled per document type (default 200)",
+    )
     b.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
-    b.add_argument("--workers", type=int, default=_default_workers(), help="worker processes (default: all usable cores)")
-    b.add_argument("--work-dir", default=None, help="keep finished chunks here; rerunning resumes (default: temporary)")
-    b.add_argument("--restart", action="store_true", help="discard what --work-dir holds and start over")
+    b.add_argument(
+        "--workers",
+        type=int,
+        default=_default_workers(),
+        help="worker processes (default: all usable cores)",
+    )
+    b.add_argument(
+        "--work-dir",
+        default=None,
+        help="keep finished chunks here; rerunning resumes (default: temporary)",
+    )
+    b.add_argument(
+        "--restart", action="store_true", help="discard what --work-dir holds and start over"
+    )
     b.add_argument("--chunk-size", type=int, default=500, help="notes per chunk (default 500)")
-    b.add_argument("-o", "--output", default="benchmark.jsonl", help="benchmark file (default benchmark.jsonl)")
-    b.add_argument("--min-levels", type=int, default=2, help="drop documents covering fewer distinct levels (default 2)")
-    b.add_argument("--count-hedged-absent", action="store_true", help="count HEDGED_ABSENT as a level for coverage")
-    b.add_argument("--no-link", action="store_true", help="skip concept linking (faster; dedup on exact targets only)")
-    b.add_argument("--vocabulary", default=None, help="concept index from `cuelex vocab build` (default: open vocabulary)")
+    b.add_argument(
+        "-o", "--output", default="benchmark.jsonl", help="benchmark file (default benchmark.jsonl)"
+    )
+    b.add_argument(
+        "--min-levels",
+        type=int,
+        default=2,
+        help="drop documents covering fewer distinct levels (default 2)",
+    )
+    b.add_argument(
+        "--count-hedged-absent",
+        action="store_true",
+        help="count HEDGED_ABSENT as a level for coverage",
+    )
+    b.add_argument(
+        "--no-link",
+        action="store_true",
+        help="skip concept linking (faster; dedup on exact targets only)",
+    )
+    b.add_argument(
+        "--vocabulary",
+        default=None,
+        help="concept index from `cuelex vocab build` (default: open vocabulary)",
+    )
     b.add_argument("--text-col", default=None, help="text column (generic inputs; default text)")
     b.add_argument("--id-col", default=None, help="document id column (default: id or note_id)")
     b.add_argument("--type-col", default=None, help="document type column (generic inputs)")
-    b.add_argument("--doc-type", default=None, help="document type of whole documents without a type column")
-    b.add_argument("--sections", choices=("discharge", "radiology", "all", "none"), default=None,
-                   help="split generic inputs into sections with these rules")
+    b.add_argument(
+        "--doc-type", default=None, help="document type of whole documents without a type column"
+    )
+    b.add_argument(
+        "--sections",
+        choices=("discharge", "radiology", "all", "none"),
+        default=None,
+        help="split generic inputs into sections with these rules",
+    )
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=_cmd_build)
 

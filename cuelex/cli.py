@@ -75,6 +75,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
             f"linked to a concept: {linked} of {len(pairs)} pairs ({linked / max(len(pairs), 1):.0%})"
         )
     print(f"pairs written to {out}")
+    if not args.no_benchmark:
+        from .bench import demo, format_screening, format_stats
+
+        stats = demo(out.parent)
+        print()
+        print(f"benchmark built from the demo corpus ({out.parent / 'demo_benchmark.jsonl'}):")
+        print(format_screening(stats["screening"]))
+        print(format_stats(stats))
     return 0
 
 
@@ -134,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", default="out/demo_pairs.csv", help="CSV or JSONL file for the pairs"
     )
     p.add_argument("--no-link", action="store_true", help="skip concept linking and deduplication")
+    p.add_argument(
+        "--no-benchmark", action="store_true", help="skip building the demo benchmark and its statistics"
+    )
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser(

@@ -58,7 +58,9 @@ DOC_TYPES: tuple[str, ...] = (
 
 _ID = r"^[a-z0-9_]+(\.[a-z0-9_]+)+$"
 _DOC_TYPE = r"^[a-z][a-z0-9_]*$"
-_CONTENT = regex.compile(r"[^\W\d_]{2,}", regex.V1)  # a section with no word of 2+ letters is empty ("___")
+_CONTENT = regex.compile(
+    r"[^\W\d_]{2,}", regex.V1
+)  # a section with no word of 2+ letters is empty ("___")
 
 
 def _check_header(pattern: str) -> str:
@@ -153,7 +155,9 @@ class Sectionizer:
             raise ValueError("at least one section profile is needed")
         for name in names:
             if name not in PROFILES:
-                raise ValueError(f"unknown section profile {name!r}; expected one of {', '.join(PROFILES)}")
+                raise ValueError(
+                    f"unknown section profile {name!r}; expected one of {', '.join(PROFILES)}"
+                )
         self.profiles = names
         self.rules = rules if rules is not None else load_section_rules()
         active = [r for r in self.rules.rules if set(r.profiles) & set(names)]

@@ -55,7 +55,11 @@ def test_mimic_discharge_sections_become_typed_documents_with_note_offsets(mimic
     result, _ = mimic
     notes = {r["note_id"]: r for r in csv.DictReader(open(DISCHARGE, newline="", encoding="utf-8"))}
     dis = [d for d in result.documents if d.source == str(DISCHARGE)]
-    assert {d.doc_type for d in dis} == {"assessment", "brief_hospital_course", "discharge_diagnosis"}
+    assert {d.doc_type for d in dis} == {
+        "assessment",
+        "brief_hospital_course",
+        "discharge_diagnosis",
+    }
     for d in dis:
         note = notes[d.source_id]["text"]
         assert d.doc_id == f"{d.source_id}#{d.doc_type}"
@@ -93,7 +97,10 @@ def test_malformed_rows_are_reported_with_row_numbers_and_skipped(mimic):
     stats_json = json.loads(bench.stats_paths(out)[0].read_text(encoding="utf-8"))
     assert stats_json["problems"] == messages
     generic = bench.build(NOTES, type_col="type", per_type=5)
-    assert [(Path(p.source).name, p.row) for p in generic.problems] == [("notes.jsonl", 5), ("notes.jsonl", 7)]
+    assert [(Path(p.source).name, p.row) for p in generic.problems] == [
+        ("notes.jsonl", 5),
+        ("notes.jsonl", 7),
+    ]
     assert "not text but int" in generic.problems[0].message
     assert "malformed JSON" in generic.problems[1].message
 
@@ -126,7 +133,10 @@ def test_generic_input_can_be_split_into_sections(tmp_path):
     with open(path, "w", newline="", encoding="utf-8") as fh:
         csv.writer(fh).writerows([["id", "body"], ["r1", text]])
     result = bench.build(path, text_col="body", sections="radiology", per_type=5)
-    assert [d.doc_id for d in result.documents] == ["r1#radiology_findings", "r1#radiology_impression"]
+    assert [d.doc_id for d in result.documents] == [
+        "r1#radiology_findings",
+        "r1#radiology_impression",
+    ]
 
 
 def test_missing_input_and_missing_column_are_errors(tmp_path):
@@ -170,7 +180,9 @@ def test_sampling_takes_broadest_coverage_first(mimic):
         levels = [d.n_levels for d in docs]
         assert levels == sorted(levels, reverse=True), t  # written in sampling order
         dist = result.screening["by_type"][t]["distinct_levels"]
-        ranked = sorted((int(k) for k, v in dist.items() for _ in range(v) if int(k) >= 2), reverse=True)
+        ranked = sorted(
+            (int(k) for k, v in dist.items() for _ in range(v) if int(k) >= 2), reverse=True
+        )
         assert levels == ranked[: len(levels)], t  # nothing with more levels was left out
 
 
@@ -180,9 +192,13 @@ def test_same_inputs_and_seed_give_the_same_bytes_other_seed_other_ties(tmp_path
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
     assert [d.doc_id for d in a.documents] == [d.doc_id for d in b.documents]
     keys = {s: sorted(f"d{i}" for i in range(20)) for s in (1, 2)}
-    order = {s: sorted(keys[s], key=lambda i, s=s: bench.priority_key("t", i, 3, s)) for s in (1, 2)}
+    order = {
+        s: sorted(keys[s], key=lambda i, s=s: bench.priority_key("t", i, 3, s)) for s in (1, 2)
+    }
     assert order[1] != order[2]  # the seed decides the order of equally covered documents
-    assert order[1] == sorted(keys[1], key=lambda i: bench.priority_key("t", i, 3, 1))  # and is repeatable
+    assert order[1] == sorted(
+        keys[1], key=lambda i: bench.priority_key("t", i, 3, 1)
+    )  # and is repeatable
     assert bench.priority_key("t", "x", 5, 1) < bench.priority_key("t", "y", 4, 1)  # coverage first
 
 
@@ -199,7 +215,8 @@ def test_chunked_selection_with_pruning_equals_global_top_n(docs, per_type, chun
         for i, (t, lv) in enumerate(docs)
     ]
     expected = {
-        t: sorted((c for c in cands if c.doc_type == t), key=lambda c: c.key)[:per_type] for t in "ab"
+        t: sorted((c for c in cands if c.doc_type == t), key=lambda c: c.key)[:per_type]
+        for t in "ab"
     }
     running, final = bench._Selector(per_type), bench._Selector(per_type)
     for start in range(0, len(cands), chunk):
@@ -214,12 +231,16 @@ def test_chunked_selection_with_pruning_equals_global_top_n(docs, per_type, chun
                 running.add(c)
                 final.add(c)
     got = {t: [c for c in final.selected() if c.doc_type == t] for t in "ab"}
-    assert {t: [c.doc_id for c in v] for t, v in got.items()} == {t: [c.doc_id for c in v] for t, v in expected.items()}
+    assert {t: [c.doc_id for c in v] for t, v in got.items()} == {
+        t: [c.doc_id for c in v] for t, v in expected.items()
+    }
 
 
 def test_counting_hedged_absence_changes_coverage():
     paper = bench.build(NOTES, type_col="type", per_type=5)
-    hedged = bench.build(NOTES, type_col="type", per_type=5, coverage=[*cuelex.PAPER_LEVELS, Level.HEDGED_ABSENT])
+    hedged = bench.build(
+        NOTES, type_col="type", per_type=5, coverage=[*cuelex.PAPER_LEVELS, Level.HEDGED_ABSENT]
+    )
     assert "ed-4" not in {d.doc_id for d in paper.documents}
     assert "ed-4" in {d.doc_id for d in hedged.documents}  # UL1 + HEDGED_ABSENT
 
@@ -258,9 +279,15 @@ def test_truncated_file_is_an_error_naming_the_line(mimic, tmp_path):
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda d: d.update(schema_version=99), r"line 2: invalid document: schema_version: .*not supported"),
+        (
+            lambda d: d.update(schema_version=99),
+            r"line 2: invalid document: schema_version: .*not supported",
+        ),
         (lambda d: d.pop("schema_version"), "line 2: no 'schema_version'"),
-        (lambda d: d["pairs"][0].update(cue_start=d["pairs"][0]["cue_start"] + 1), "line 2: .*cue offsets"),
+        (
+            lambda d: d["pairs"][0].update(cue_start=d["pairs"][0]["cue_start"] + 1),
+            "line 2: .*cue offsets",
+        ),
         (lambda d: d.update(levels=["UL1"]), "line 2: .*differ from the pairs' levels"),
         (lambda d: d.update(n_words=1), "line 2: .*n_words"),
         (lambda d: d["pairs"][0].update(level="UL9"), r"line 2: invalid document: pairs\.0\.level"),
@@ -282,7 +309,7 @@ def test_duplicate_document_is_an_error(mimic, tmp_path):
     lines = _lines(out)
     bad = tmp_path / "dup.jsonl"
     bad.write_text(lines[0] + lines[1] + lines[0], encoding="utf-8")
-    with pytest.raises(BenchError, match="line 3: document id .* already on line 1"):
+    with pytest.raises(BenchError, match=r"line 3: document id .* already on line 1"):
         bench.load(bad)
 
 
@@ -293,7 +320,7 @@ def test_load_errors_for_missing_file_and_non_objects(tmp_path):
     bad.write_text("[1, 2]\n", encoding="utf-8")
     with pytest.raises(BenchError, match="line 1: expected a JSON object"):
         bench.load(bad)
-    with pytest.raises(BenchError, match="must end in .jsonl"):
+    with pytest.raises(BenchError, match=r"must end in \.jsonl"):
         bench.write_benchmark([], tmp_path / "x.csv")
 
 
@@ -315,19 +342,35 @@ def _doc(doc_id: str, doc_type: str, text: str) -> BenchDocument:
 def test_statistics_by_hand():
     docs = [
         _doc("a", "impression", "Possible pneumonia. No effusion."),  # 4 words, UL3 + UL1
-        _doc("b", "impression", "Likely atelectasis. Indeterminate nodule. Rule out malignancy."),  # 7 words, 3 levels
-        _doc("c", "pathology", "Negative for carcinoma. Suspicious for lymphoma. Margins are equivocal."),  # 9 words
+        _doc(
+            "b", "impression", "Likely atelectasis. Indeterminate nodule. Rule out malignancy."
+        ),  # 7 words, 3 levels
+        _doc(
+            "c",
+            "pathology",
+            "Negative for carcinoma. Suspicious for lymphoma. Margins are equivocal.",
+        ),  # 9 words
     ]
     s = bench.statistics(docs)
     assert s["documents"] == 3 and s["documents_per_type"] == {"pathology": 1, "impression": 2}
-    assert s["length_words"] == {"mean": round(20 / 3, 3), "sd": round(((4 - 20 / 3) ** 2 + (7 - 20 / 3) ** 2 + (9 - 20 / 3) ** 2) ** 0.5 / 2**0.5, 3), "min": 4, "max": 9}
+    assert s["length_words"] == {
+        "mean": round(20 / 3, 3),
+        "sd": round(((4 - 20 / 3) ** 2 + (7 - 20 / 3) ** 2 + (9 - 20 / 3) ** 2) ** 0.5 / 2**0.5, 3),
+        "min": 4,
+        "max": 9,
+    }
     levels = [d.n_levels for d in docs]
     assert s["distinct_levels"]["mean"] == round(sum(levels) / 3, 3)
     assert sum(s["distinct_levels"]["distribution"].values()) == 3
     assert s["pairs"] == sum(len(d.pairs) for d in docs)
     assert sum(s["pairs_per_level"].values()) == s["pairs"]
     assert s["pairs_per_level"]["UL1"] == 2
-    assert s["by_type"]["impression"]["length_words"] == {"mean": 5.5, "sd": round(4.5**0.5, 3), "min": 4, "max": 7}
+    assert s["by_type"]["impression"]["length_words"] == {
+        "mean": 5.5,
+        "sd": round(4.5**0.5, 3),
+        "min": 4,
+        "max": 7,
+    }
     table = bench.format_stats(s)
     assert table.splitlines()[0].split()[:2] == ["type", "documents"]
     assert any(line.startswith("impression") for line in table.splitlines())
@@ -372,16 +415,23 @@ def test_export_validation_is_stratified_seeded_and_per_pair(mimic, tmp_path):
     docs = {d.doc_id: d for d in result.documents}
     for row in frame.itertuples():
         pair = docs[row.doc_id].pairs[row.pair_index]
-        assert (row.cue_text, row.target_text, row.level) == (pair.cue_text, pair.target_text, pair.level.value)
+        assert (row.cue_text, row.target_text, row.level) == (
+            pair.cue_text,
+            pair.target_text,
+            pair.level.value,
+        )
     assert (frame["correct"] == "").all() or frame["correct"].isna().all()
     assert len(again) == len(frame)
-    seeds = {s: set(bench.export_validation(out, tmp_path / f"x{s}.csv", per_type=1, seed=s)["doc_id"]) for s in range(6)}
+    seeds = {
+        s: set(bench.export_validation(out, tmp_path / f"x{s}.csv", per_type=1, seed=s)["doc_id"])
+        for s in range(6)
+    }
     assert len({frozenset(v) for v in seeds.values()}) > 1  # the seed changes the sample
 
 
 def _fill(src: Path, dst: Path, answers: list[str]) -> None:
     rows = list(csv.DictReader(open(src, newline="", encoding="utf-8")))
-    for row, ans in zip(rows, answers):
+    for row, ans in zip(rows, answers, strict=False):
         row["correct"] = ans
     with open(dst, "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=list(bench.VALIDATION_COLUMNS))
@@ -449,9 +499,14 @@ def test_review_file_errors_name_file_and_row(mimic, tmp_path):
 
 def test_semicolon_excel_export_is_read(tmp_path):
     path = tmp_path / "excel.csv"
-    path.write_text("\ufeffdoc_id;doc_type;pair_index;correct\nd1;t;0;yes\nd1;t;1;No\n", encoding="utf-8")
+    path.write_text(
+        "\ufeffdoc_id;doc_type;pair_index;correct\nd1;t;0;yes\nd1;t;1;No\n", encoding="utf-8"
+    )
     answers = bench.read_validation(path)
-    assert [(a.doc_id, a.pair_index, a.correct, a.row) for a in answers] == [("d1", 0, True, 2), ("d1", 1, False, 3)]
+    assert [(a.doc_id, a.pair_index, a.correct, a.row) for a in answers] == [
+        ("d1", 0, True, 2),
+        ("d1", 1, False, 3),
+    ]
 
 
 # -------------------------------------------------------------------------------------------------
@@ -465,11 +520,28 @@ def test_cli_build_stats_export_agreement(tmp_path, capsys):
                      "--workers", "1", "--work-dir", str(tmp_path / "work"), "-o", str(out), "-q"])  # fmt: skip
     assert code == 0
     printed = capsys.readouterr().out
-    assert "radiology_findings" in printed and "pathology" in printed and f"written to {out}" in printed
+    assert (
+        "radiology_findings" in printed
+        and "pathology" in printed
+        and f"written to {out}" in printed
+    )
     assert len(bench.load(out)) == 6
     assert cli_main(["bench", "stats", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["documents"] == 6
-    assert cli_main(["bench", "export-validation", str(out), "-o", str(tmp_path / "s.csv"), "--per-type", "1"]) == 0
+    assert (
+        cli_main(
+            [
+                "bench",
+                "export-validation",
+                str(out),
+                "-o",
+                str(tmp_path / "s.csv"),
+                "--per-type",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert "fill the 'correct' column" in capsys.readouterr().out
     n = len(list(csv.DictReader(open(tmp_path / "s.csv", newline="", encoding="utf-8"))))
     _fill(tmp_path / "s.csv", tmp_path / "a.csv", ["yes"] * n)

@@ -92,3 +92,9 @@ def test_cli_demo(tmp_path, capsys):
     frame = pd.read_csv(out)
     assert len(frame) > 500
     assert set(frame["level"]) >= {"UL1", "UL2", "UL3"}
+    assert frame["cui"].notna().mean() > 0.5  # linked with the open vocabulary
+    assert "benchmark built from the demo corpus" in text
+    from cuelex import bench
+
+    docs = bench.load(tmp_path / "demo_benchmark.jsonl")
+    assert docs and all(len({p.level for p in d.pairs}) >= 2 for d in docs)

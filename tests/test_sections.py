@@ -34,7 +34,11 @@ def test_every_rule_example(rule, profile, example):
 def test_every_section_type_has_a_rule_and_types_are_the_papers():
     types = {r.doc_type for r in RULES.rules if r.doc_type}
     assert types == set(DOC_TYPES) - {"pathology"}
-    assert Sectionizer("discharge").doc_types == ("assessment", "brief_hospital_course", "discharge_diagnosis")
+    assert Sectionizer("discharge").doc_types == (
+        "assessment",
+        "brief_hospital_course",
+        "discharge_diagnosis",
+    )
     assert Sectionizer("radiology").doc_types == ("radiology_findings", "radiology_impression")
 
 
@@ -98,7 +102,9 @@ def test_empty_sections_are_left_out_and_profiles_do_not_mix():
     note = "Discharge Diagnosis:\n___\n \nDischarge Condition:\nStable\nIMPRESSION: possible PNA"
     assert split_sections(note, "discharge") == []
     assert [s.doc_type for s in split_sections(note, "radiology")] == ["radiology_impression"]
-    assert [s.doc_type for s in split_sections(note, ("discharge", "radiology"))] == ["radiology_impression"]
+    assert [s.doc_type for s in split_sections(note, ("discharge", "radiology"))] == [
+        "radiology_impression"
+    ]
 
 
 def test_repeated_section_types_are_separate_sections_in_order():
@@ -145,7 +151,10 @@ GOOD_RULE = """
 @pytest.mark.parametrize(
     ("rule", "message"),
     [
-        (GOOD_RULE.replace('["findings"]', '["find(ings"]'), r"entry 0 \(id 'my.findings'\), field 'headers': .*invalid regular expression"),
+        (
+            GOOD_RULE.replace('["findings"]', '["find(ings"]'),
+            r"entry 0 \(id 'my.findings'\), field 'headers': .*invalid regular expression",
+        ),
         (GOOD_RULE.replace('["findings"]', '["(findings)"]'), "capturing group"),
         (GOOD_RULE.replace('["findings"]', '["x*"]'), "matches the empty string"),
         (GOOD_RULE.replace("[radiology]", "[nursing]"), r"field 'profiles.0'"),
