@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .levels import Level
+from .levels import CUE_LEVELS, Level
 
 __all__ = [
     "CONFUSION_COLUMNS",
@@ -95,15 +95,7 @@ METRICS: tuple[str, ...] = (
     "calibrated_shift",
     "abs_calibrated_shift",
 )
-LEVEL_ORDER: tuple[Level, ...] = (
-    Level.ASSERTED,
-    Level.UL1,
-    Level.HEDGED_ABSENT,
-    Level.UL2,
-    Level.UL3,
-    Level.UL4,
-    Level.UL5,
-)
+LEVEL_ORDER: tuple[Level, ...] = (Level.ASSERTED, *CUE_LEVELS)
 #: Columns of the confusion matrix: output levels by commitment, then DROPPED.
 CONFUSION_COLUMNS: tuple[str, ...] = (*tuple(lv.value for lv in LEVEL_ORDER), "DROPPED")
 
