@@ -2018,6 +2018,9 @@ def add_bench_subparser(subparsers: Any) -> None:
         "bench", help="build a five-level cue-target benchmark from notes (paper section 3.1)"
     )
     sub = p.add_subparsers(dest="bench_command", required=True)
+    from .runner import add_run_subparser
+
+    add_run_subparser(sub, run_name="run", score_name="score")  # cuelex bench run / bench score
 
     b = sub.add_parser(
         "build", help="extract, pre-screen and sample documents into a benchmark JSONL"

@@ -122,7 +122,6 @@ _SUBCOMMANDS: tuple[tuple[str, str], ...] = (
     ("cuelex.vocab", "add_vocab_subparser"),
     ("cuelex.scoring", "add_score_subparser"),
     ("cuelex.bench", "add_bench_subparser"),
-    ("cuelex.runner", "add_run_subparser"),
     ("cuelex.report", "add_report_subparser"),
     ("cuelex.plots", "add_plots_subparser"),
 )

@@ -1000,15 +1000,20 @@ def cmd_run_score(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"plot written to {out}", file=sys.stderr)
         except ImportError as exc:
-            print(f"cuelex run-score: no plot: {exc}", file=sys.stderr)
+            print(f"cuelex bench score: no plot: {exc}", file=sys.stderr)
     if not args.quiet or not args.output:
         print(scores.summary())
     return 0
 
 
-def add_run_subparser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``cuelex run`` and ``cuelex run-score``."""
-    p = subparsers.add_parser("run", help="run a system on a benchmark (RQ1 tasks), resumable")
+def add_run_subparser(
+    subparsers: argparse._SubParsersAction,  # type: ignore[type-arg]
+    *,
+    run_name: str = "run",
+    score_name: str = "run-score",
+) -> None:
+    """Add the run and score commands (``cuelex bench run`` and ``cuelex bench score``)."""
+    p = subparsers.add_parser(run_name, help="run a system on a benchmark (RQ1 tasks), resumable")
     p.add_argument("benchmark", help="benchmark JSONL (id, text, doc_type, pairs per line)")
     p.add_argument("--system", choices=("openai", "copy"), default="openai",
                    help="openai: an OpenAI-compatible chat-completions endpoint; copy: echo the prompt")
@@ -1029,7 +1034,7 @@ def add_run_subparser(subparsers: argparse._SubParsersAction) -> None:  # type: 
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=cmd_run)
 
-    p = subparsers.add_parser("run-score", help="score a run cache: Table 2 (TRR URR CAR PCR OHR)")
+    p = subparsers.add_parser(score_name, help="score a run cache: Table 2 (TRR URR CAR PCR OHR)")
     p.add_argument("cache", help="run cache written by `cuelex run`")
     p.add_argument("-o", "--output", help="CSV file for the table")
     p.add_argument("--plot", help="PNG/PDF/SVG file for the bar chart (needs matplotlib)")

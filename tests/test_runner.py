@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import signal
 import subprocess
@@ -320,21 +319,21 @@ def test_cli_run_and_score(tmp_path, bench, capsys):
     src.write_text("".join(json.dumps({"id": d["id"], "text": d["text"]}) + "\n" for d in bench[:3]))
     ident = tmp_path / "ident.txt"
     ident.write_text("{{input_text}}")
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command", required=True)
-    runner.add_run_subparser(sub)
+    from cuelex.cli import build_parser
+
+    parser = build_parser()  # the real command line: cuelex bench run / cuelex bench score
     cache = tmp_path / "run.jsonl"
-    args = parser.parse_args(["run", str(src), "--system", "copy", "--tasks", "revision", "--conditions",
+    args = parser.parse_args(["bench", "run", str(src), "--system", "copy", "--tasks", "revision", "--conditions",
                               "baseline", "--prompt", f"revision/baseline={ident}", "--cache", str(cache), "-q"])
     assert args.func(args) == 0
     out_csv = tmp_path / "t.csv"
-    args = parser.parse_args(["run-score", str(cache), "-o", str(out_csv), "--n-boot", "0",
+    args = parser.parse_args(["bench", "score", str(cache), "-o", str(out_csv), "--n-boot", "0",
                               "--plot", str(tmp_path / "p.png"), "-q"])
     assert args.func(args) == 0
     t = pd.read_csv(out_csv)
     assert t.loc[0, "URR"] == 1.0 and t.loc[0, "system"] == "copy_system"
     with pytest.raises(ValueError, match="base-url"):
-        args = parser.parse_args(["run", str(src), "--cache", str(cache)])
+        args = parser.parse_args(["bench", "run", str(src), "--cache", str(cache)])
         args.func(args)
 
 
