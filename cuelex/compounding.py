@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -83,35 +82,21 @@ def plot_compounding(
     *,
     metrics: Sequence[str] = ("URR", "CAR"),
 ) -> Any:
-    """URR and CAR (%) by iteration, one line per system/task/condition, CIs as bands. Needs matplotlib."""
-    try:
-        import matplotlib
+    """URR and CAR by iteration, one line per system/task/condition, CIs as bands (``cuelex.plots.iteration_lines``).
 
-        if path is not None:
-            matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install matplotlib") from None
+    Saved to ``path`` and the path returned, else the Figure. Needs matplotlib.
+    """
+    from .plots import iteration_lines
+    from .runner import _save_figure
+
     for m in metrics:
         if m not in TABLE2_METRICS:
             raise ValueError(f"unknown metric {m!r}; choose from {TABLE2_METRICS}")
-    fig, axes = plt.subplots(1, len(metrics), figsize=(4.5 * len(metrics), 3.5), squeeze=False)
-    for ax, m in zip(axes[0], metrics, strict=True):
-        for key, sub in table.groupby(["system", "task", "condition"], sort=True):
-            sub = sub.sort_values("iteration")
-            ax.plot(sub["iteration"], 100 * sub[m], marker="o", label=" / ".join(map(str, key)))
-            ax.fill_between(sub["iteration"], 100 * sub[f"{m}_ci_low"], 100 * sub[f"{m}_ci_high"], alpha=0.2)
-        ax.set_xlabel("rewrite iteration")
-        ax.set_ylabel(f"{m} (%)")
-        ax.set_ylim(0, 105)
-        ax.set_xticks(sorted(table["iteration"].unique()))
-        ax.set_title(f"{m} vs. the original source")
-    axes[0][0].legend(fontsize="small", frameon=False)
-    fig.tight_layout()
-    if path is not None:
-        out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(out, dpi=150)
-        plt.close(fig)
-        return out
-    return fig
+    frame = table.rename(
+        columns={f"{m}_ci_{end}": f"{m}_{short}" for m in metrics for end, short in (("low", "lo"), ("high", "hi"))}
+    )
+    keys = [c for c in ("system", "task", "condition") if c in frame.columns]
+    if keys:
+        frame = frame.assign(run=frame[keys].astype(str).agg(" / ".join, axis=1))
+    fig = iteration_lines(frame, metrics=metrics, by="run" if keys else None, fmt="figure")
+    return _save_figure(fig, path)

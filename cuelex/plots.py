@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:  # matplotlib is imported when a plot is drawn (optional dependency)
@@ -171,7 +172,8 @@ def metric_bars(
             if lo in sub.columns and hi in sub.columns:
                 lo_v = (pd.to_numeric(sub[lo], errors="coerce") * 100).to_numpy()
                 hi_v = (pd.to_numeric(sub[hi], errors="coerce") * 100).to_numpy()
-                yerr = [(vals - lo_v).clip(min=0), (hi_v - vals).clip(min=0)]
+                # a (2, n) array without NaN: matplotlib's error bars want plain numbers
+                yerr = np.nan_to_num(np.vstack([(vals - lo_v).clip(min=0), (hi_v - vals).clip(min=0)]))
             ax.bar(x, vals, width=width * 0.95, color=cmap[gi % len(cmap)], label=g,
                    yerr=yerr, capsize=2, error_kw={"elinewidth": 0.8})  # fmt: skip
         ax.set_title(metric)

@@ -900,43 +900,32 @@ def plot_table(
     group_cols: Sequence[str] = ("system", "task", "condition"),
     metrics: Sequence[str] = TABLE2_METRICS,
 ) -> Any:
-    """Grouped bar chart of Table 2 (percentages, bootstrap CIs as error bars); saved to ``path``.
+    """Bars of Table 2 per system / task / condition with bootstrap CIs (``cuelex.plots.metric_bars``).
 
-    Needs matplotlib; raises an ``ImportError`` saying so when it is not installed.
+    Saved to ``path`` (.png, .svg or .pdf) and the path returned; without a path the matplotlib
+    Figure is returned. Needs matplotlib (``pip install "cuelex[plots]"``).
     """
-    try:
-        import matplotlib
+    from .plots import metric_bars
 
-        if path is not None:
-            matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install matplotlib") from None
-    group_cols = [g for g in group_cols if g in table.columns]
-    labels = [" / ".join(str(v) for v in r) for r in table[group_cols].itertuples(index=False)]
-    n = len(table)
-    fig, ax = plt.subplots(figsize=(min(16.0, 3.0 + len(metrics) * (0.8 + 0.12 * n)), 4.0))
-    width = 0.8 / max(n, 1)
-    for i, (label, (_, r)) in enumerate(zip(labels, table.iterrows(), strict=True)):
-        xs = [j + (i - (n - 1) / 2) * width for j in range(len(metrics))]
-        vals = [100 * r[m] if pd.notna(r[m]) else 0.0 for m in metrics]
-        lo = [max(0.0, v - 100 * r[f"{m}_ci_low"]) if pd.notna(r[f"{m}_ci_low"]) else 0.0 for v, m in zip(vals, metrics, strict=True)]
-        hi = [max(0.0, 100 * r[f"{m}_ci_high"] - v) if pd.notna(r[f"{m}_ci_high"]) else 0.0 for v, m in zip(vals, metrics, strict=True)]
-        ax.bar(xs, vals, width, yerr=[lo, hi], capsize=2, label=label)
-    ax.set_xticks(range(len(metrics)))
-    ax.set_xticklabels(metrics)
-    ax.set_ylabel("% of source pairs (TRR) / retained pairs (others)")
-    ax.set_ylim(0, 105)
-    ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("Uncertainty preservation (Table 2)")
-    fig.tight_layout()
-    if path is not None:
-        out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(out, dpi=150)
-        plt.close(fig)
-        return out
-    return fig
+    frame = table.rename(
+        columns={f"{m}_ci_{end}": f"{m}_{short}" for m in metrics for end, short in (("low", "lo"), ("high", "hi"))}
+    )
+    for col in ("system", "task", "condition"):
+        if col not in group_cols and col in frame.columns:
+            frame = frame.drop(columns=col)
+    fig = metric_bars(frame, metrics=metrics, fmt="figure", title="Uncertainty preservation (Table 2)")
+    return _save_figure(fig, path)
+
+
+def _save_figure(fig: Any, path: str | os.PathLike[str] | None) -> Any:
+    """Write a figure drawn by cuelex.plots to ``path`` and return the path, or return the figure."""
+    if path is None:
+        return fig
+    from .plots import _finish
+
+    out = Path(path)
+    _finish(fig, None, out)
+    return out
 
 
 # --------------------------------------------------------------------------- CLI
