@@ -530,19 +530,7 @@ class Aligner:
             chosen = self._rank(cands, idx, p.sentence, rel, claimed)
             best = chosen[0]
             claimed.add((best.start, best.end))
-            out.append(
-                AlignedTarget(
-                    tier=best.tier,
-                    detail=best.detail,
-                    start=best.start,
-                    end=best.end,
-                    text=idx.text[best.start : best.end],
-                    score=round(best.score, 2),
-                    context_similarity=round(best.context, 2),
-                    n_candidates=len(chosen),
-                    candidates=tuple((c.start, c.end) for c in chosen),
-                )
-            )
+            out.append(_aligned(chosen, idx))
         return out
 
     def find(
@@ -555,19 +543,7 @@ class Aligner:
         cands = self._find(target, idx, cui=cui)
         if not cands:
             return None
-        chosen = self._rank(cands, idx, target, 0.0, set())
-        best = chosen[0]
-        return AlignedTarget(
-            tier=best.tier,
-            detail=best.detail,
-            start=best.start,
-            end=best.end,
-            text=idx.text[best.start : best.end],
-            score=round(best.score, 2),
-            context_similarity=round(best.context, 2),
-            n_candidates=len(chosen),
-            candidates=tuple((c.start, c.end) for c in chosen),
-        )
+        return _aligned(self._rank(cands, idx, target, 0.0, set()), idx)
 
     # -- choice rule ---------------------------------------------------------------------------
     def _rank(
@@ -875,3 +851,19 @@ def find_target(target: str, output: str, **options: Any) -> AlignedTarget | Non
     ('abbreviation', 'PE')
     """
     return Aligner(**options).find(target, output)
+
+
+def _aligned(chosen: list[_Cand], idx: OutputIndex) -> AlignedTarget:
+    """The match record of the best-ranked candidate (``chosen`` is ranked, best first)."""
+    best = chosen[0]
+    return AlignedTarget(
+        tier=best.tier,
+        detail=best.detail,
+        start=best.start,
+        end=best.end,
+        text=idx.text[best.start : best.end],
+        score=round(best.score, 2),
+        context_similarity=round(best.context, 2),
+        n_candidates=len(chosen),
+        candidates=tuple((c.start, c.end) for c in chosen),
+    )
