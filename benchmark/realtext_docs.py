@@ -1,0 +1,126 @@
+"""The real-text evaluation documents: which reports and sections, and their text.
+
+The set is fixed by ``benchmark/data/realtext/documents.jsonl`` (ids, source, tune/report split,
+whether the document has rewrites). Chest X-ray report text is never copied into the project (its
+licence forbids it): it is read from ``../shared/data/eval/iu_cxr_dev.jsonl`` at run time. The
+ACI-BENCH sections (CC BY 4.0) are cut from the embedded demo corpus.
+
+``python benchmark/realtext_docs.py --select`` re-creates the document list (seeded; run once, the
+list is committed); ``--export DIR`` writes the texts for annotators.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+DATA = ROOT / "data" / "realtext"
+DOCS_FILE = DATA / "documents.jsonl"
+IU_FILE = ROOT.parent.parent / "shared" / "data" / "eval" / "iu_cxr_dev.jsonl"
+ACI_FILE = ROOT.parent / "cuelex" / "data" / "aci_bench_notes.jsonl"
+
+# Words that make a report worth hedge annotation; chosen by the selector, not taken from the
+# lexicons (selection must not depend on what the rules already find).
+_HEDGY = re.compile(
+    r"\b(may|might|could|possib\w*|probab\w*|likely|suggest\w*|concern\w*|cannot|versus|vs|"
+    r"question\w*|indeterminate|suspicio\w*|favor\w*|consistent with|compatible with|"
+    r"differential|unclear|equivocal|represent\w*|or)\b|\?",
+    re.I,
+)
+_HEADER = re.compile(r"^([A-Z][A-Z /&]{3,})\s*$", re.M)
+
+
+def iu_text(report: dict) -> str:
+    """One chest X-ray report as the annotators saw it: findings, then impression."""
+    return f"FINDINGS: {report['findings'].strip()}\nIMPRESSION: {report['impression'].strip()}"
+
+
+def aci_section(note_text: str) -> str | None:
+    """The assessment-and-plan part of an ACI-BENCH note (ASSESSMENT AND PLAN, or both parts)."""
+    heads = [(m.group(1).strip(), m.start(), m.end()) for m in _HEADER.finditer(note_text)]
+    parts = []
+    for i, (name, _start, end) in enumerate(heads):
+        if name in {"ASSESSMENT AND PLAN", "ASSESSMENT", "PLAN"}:
+            stop = heads[i + 1][1] if i + 1 < len(heads) else len(note_text)
+            body = note_text[end:stop].strip()
+            if body:
+                parts.append(body if name == "ASSESSMENT AND PLAN" else f"{name}: {body}")
+    return "\n\n".join(parts) if parts else None
+
+
+def _read_jsonl(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def select(seed: int = 20261122) -> list[dict]:
+    """Seeded selection: 45 IU reports (30 with hedge-like wording, 15 any) and 25 ACI sections."""
+    rng = random.Random(seed)
+    reports = [r for r in _read_jsonl(IU_FILE) if r.get("findings") and r.get("impression")]
+    hedgy = [r for r in reports if _HEDGY.search(iu_text(r))]
+    rng.shuffle(hedgy)
+    chosen_iu = hedgy[:30]
+    rest = [r for r in reports if r not in chosen_iu]
+    rng.shuffle(rest)
+    chosen_iu += rest[:15]
+    notes = _read_jsonl(ACI_FILE)
+    sections = []
+    for note in notes:
+        section = aci_section(note["text"])
+        if section and 300 <= len(section) <= 1500:
+            sections.append(note["id"])
+    rng.shuffle(sections)
+    chosen_aci = sections[:25]
+    docs = [{"doc_id": f"iu:{r['uid']}", "source": "iu_cxr"} for r in chosen_iu]
+    docs += [{"doc_id": f"aci:{nid}", "source": "aci_bench"} for nid in chosen_aci]
+    # Rewrites: the first 12 hedge-bearing IU reports and the first 12 ACI sections.
+    rewrite_ids = {d["doc_id"] for d in docs[:12]} | {d["doc_id"] for d in docs[45:57]}
+    # Split by document, balanced within (source, rewrite) strata.
+    out = []
+    for key in [("iu_cxr", True), ("iu_cxr", False), ("aci_bench", True), ("aci_bench", False)]:
+        group = [d for d in docs if (d["source"], d["doc_id"] in rewrite_ids) == key]
+        rng.shuffle(group)
+        for i, doc in enumerate(group):
+            out.append({**doc, "rewrites": key[1], "split": "tune" if i % 2 == 0 else "report"})
+    return sorted(out, key=lambda d: d["doc_id"])
+
+
+def load_documents(docs_file: Path = DOCS_FILE, iu_file: Path = IU_FILE) -> list[dict]:
+    """The evaluation documents with their text (IU text read from shared/)."""
+    docs = _read_jsonl(docs_file)
+    iu = {f"iu:{r['uid']}": r for r in _read_jsonl(iu_file)} if iu_file.exists() else {}
+    aci = {f"aci:{n['id']}": n for n in _read_jsonl(ACI_FILE)}
+    out = []
+    for doc in docs:
+        if doc["doc_id"].startswith("iu:"):
+            if doc["doc_id"] not in iu:
+                raise FileNotFoundError(f"{iu_file} is needed for {doc['doc_id']}")
+            text = iu_text(iu[doc["doc_id"]])
+        else:
+            text = aci_section(aci[doc["doc_id"]]["text"]) or ""
+        out.append({**doc, "text": text})
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--select", action="store_true", help="re-create documents.jsonl")
+    parser.add_argument("--export", type=Path, help="write one JSONL of texts for annotators")
+    args = parser.parse_args()
+    if args.select:
+        DATA.mkdir(parents=True, exist_ok=True)
+        with DOCS_FILE.open("w", encoding="utf-8") as handle:
+            for doc in select():
+                handle.write(json.dumps(doc) + "\n")
+    if args.export:
+        with args.export.open("w", encoding="utf-8") as handle:
+            for doc in load_documents():
+                handle.write(json.dumps(doc, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()
