@@ -1,0 +1,87 @@
+"""Import the annotators' files into the project's gold files (offsets, labels; no report text).
+
+    python benchmark/realtext_import.py --pairs A.jsonl:C1 B.jsonl:C2 ... --fates F.jsonl ... \
+        --outputs O.jsonl ...
+
+Pairs are converted to offsets (:func:`realtext_gold.convert`) and written to
+``benchmark/data/realtext/gold_pairs.jsonl``; fates and outputs are checked (every output has a
+fate for every gold pair of its source; evidence occurs in the output) and written to
+``benchmark/data/rewrites_dev/``. Notes are kept for ACI-BENCH documents only (IU notes may quote
+report text, which the project must not hold).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from realtext_docs import DATA, load_documents
+from realtext_gold import GOLD_FILE, convert
+
+REWRITES = DATA.parent / "rewrites_dev"
+
+
+def _read(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", nargs="+", required=True, help="FILE:ANNOTATOR")
+    parser.add_argument("--fates", nargs="*", default=[])
+    parser.add_argument("--outputs", nargs="*", default=[])
+    args = parser.parse_args()
+    docs = {d["doc_id"]: d for d in load_documents()}
+    texts = {k: d["text"] for k, d in docs.items()}
+    rows: list[dict] = []
+    notes: dict[str, str] = {}
+    for spec in args.pairs:
+        path, annotator = spec.rsplit(":", 1)
+        raw = _read(Path(path))
+        for r in raw:
+            if r.get("pair_id") and r.get("note") and r["doc_id"].startswith("aci:"):
+                notes[r["pair_id"]] = r["note"]
+        rows += convert(raw, texts, annotator)
+    seen = {r["doc_id"] for r in rows}
+    missing = [d for d in docs if d not in seen]
+    for r in rows:
+        if r.get("pair_id") in notes:
+            r["note"] = notes[r["pair_id"]]
+    ids = [r["pair_id"] for r in rows if r["pair_id"]]
+    assert len(ids) == len(set(ids)), "duplicate pair ids"
+    GOLD_FILE.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    print(f"{len(ids)} gold pairs in {len(seen)} documents; not annotated: {missing}")
+    if args.outputs:
+        outputs = [o for p in args.outputs for o in _read(Path(p))]
+        fates = [f for p in args.fates for f in _read(Path(p))]
+        by_out = {o["output_id"]: o for o in outputs}
+        pairs_by_doc: dict[str, set[str]] = {}
+        for r in rows:
+            if r["pair_id"]:
+                pairs_by_doc.setdefault(r["doc_id"], set()).add(r["pair_id"])
+        have = {(f["output_id"], f["pair_id"]) for f in fates}
+        for o in outputs:
+            for pid in pairs_by_doc.get(o["doc_id"], ()):
+                if (o["output_id"], pid) not in have:
+                    print(f"warning: no fate for {o['output_id']} {pid}")
+        clean = []
+        for f in fates:
+            out = by_out[f["output_id"]]
+            ev = f.get("evidence") or ""
+            if ev and ev not in out["text"]:
+                print(f"warning: evidence not in output: {f['output_id']} {f['pair_id']} {ev!r}")
+            clean.append({k: f.get(k, "") for k in ("output_id", "pair_id", "fate", "evidence", "note")})
+        REWRITES.mkdir(parents=True, exist_ok=True)
+        keep = ("output_id", "doc_id", "task", "prompt", "text", "writer")
+        (REWRITES / "outputs.jsonl").write_text(
+            "".join(json.dumps({k: o[k] for k in keep if k in o}, ensure_ascii=False) + "\n" for o in outputs),
+            encoding="utf-8")
+        (REWRITES / "fates.jsonl").write_text(
+            "".join(json.dumps(f, ensure_ascii=False) + "\n" for f in clean), encoding="utf-8")
+        print(f"{len(outputs)} outputs, {len(clean)} fates")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Scoring on realistic rewrites: ``cuelex.score`` fates against blind gold fates.
+
+Sources: the real-text documents marked ``rewrites`` (``benchmark/realtext_docs.py``); outputs:
+``benchmark/data/rewrites_dev/outputs.jsonl`` (LLM-style summaries and patient-friendly revisions
+under the paper's four prompts, written by a helper that never saw cuelex's code); gold fates:
+``fates.jsonl`` (another helper, blind), one per (output, gold source pair). cuelex's source pairs
+are matched to gold pairs by target overlap; unmatched cuelex pairs are invalid and left out (they
+count against source-pair precision, ``benchmark/realtext_eval.py``). Tune on ``--split tune``;
+``--split report`` is the number the docs quote.
+
+    .venv/bin/python benchmark/rewrite_eval.py --split tune
+    .venv/bin/python benchmark/rewrite_eval.py --split report --write-docs
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from realtext_docs import ROOT, load_documents
+from realtext_gold import load_gold, match
+
+import cuelex
+
+DATA = ROOT / "data" / "rewrites_dev"
+DOCS_PAGE = ROOT.parent / "docs" / "scoring.md"
+BEGIN, END = "<!-- rewrites:begin -->", "<!-- rewrites:end -->"
+ABSENT = "ABSENT"
+
+
+def _read(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def _rates(rows: list[tuple[str, str]]) -> dict[str, float]:
+    """TRR, URR, CAR from (source level, fate) rows; fate ABSENT or an output level."""
+    n = len(rows)
+    kept = [(s, f) for s, f in rows if f != ABSENT]
+    k = len(kept)
+    return {
+        "TRR": k / n if n else float("nan"),
+        "URR": sum(s == f for s, f in kept) / k if k else float("nan"),
+        "CAR": sum(f == "ASSERTED" for _s, f in kept) / k if k else float("nan"),
+    }
+
+
+def evaluate(split: str, **score_options: object) -> dict:
+    docs = {d["doc_id"]: d for d in load_documents() if d["rewrites"]}
+    docs = {k: d for k, d in docs.items() if split == "all" or d["split"] == split}
+    gold = load_gold()
+    fates = {(r["output_id"], r["pair_id"]): r["fate"] for r in _read(DATA / "fates.jsonl")}
+    outputs = [o for o in _read(DATA / "outputs.jsonl") if o["doc_id"] in docs]
+    by_task: dict[str, Counter] = defaultdict(Counter)
+    gold_rows: dict[str, list] = defaultdict(list)
+    sys_rows: dict[str, list] = defaultdict(list)
+    gold_all_rows: dict[str, list] = defaultdict(list)
+    errors = []
+    for out in outputs:
+        doc = docs[out["doc_id"]]
+        gpairs = gold.get(out["doc_id"], [])
+        task = out["task"]
+        for g in gpairs:
+            fate = fates.get((out["output_id"], g.pair_id))
+            if fate is not None:
+                gold_all_rows[task].append((g.level, fate))
+        report = cuelex.score(doc["text"], out["text"], doc_id=out["output_id"], n_boot=0, **score_options)
+        spans = [(sp.source.target_start, sp.source.target_end) for sp in report.pairs]
+        m = match(spans, gpairs)
+        for i, sp in enumerate(report.pairs):
+            g = m.get(i)
+            if g is None:
+                by_task[task]["invalid"] += 1
+                continue
+            gfate = fates.get((out["output_id"], g.pair_id))
+            if gfate is None:
+                by_task[task]["unannotated"] += 1
+                continue
+            cfate = sp.output_level.value if sp.retained and sp.output_level is not None else ABSENT
+            by_task[task]["pairs"] += 1
+            by_task[task]["agree"] += cfate == gfate
+            by_task[task]["gold_absent"] += gfate == ABSENT
+            by_task[task]["invented"] += gfate == ABSENT and cfate != ABSENT
+            gold_rows[task].append((g.level, gfate))
+            sys_rows[task].append((sp.source.level.value, cfate))
+            if cfate != gfate:
+                how = sp.match.tier if sp.match is not None else "-"
+                found = sp.match.text if sp.match is not None else ""
+                errors.append(
+                    f"[{task}/{out['prompt']}] {out['output_id']} {sp.source.level.value} "
+                    f"{sp.source.target_text!r}: gold {gfate}, cuelex {cfate} ({how} {found!r})"
+                )
+    return {"by_task": by_task, "gold": gold_rows, "system": sys_rows,
+            "gold_all": gold_all_rows, "errors": errors, "n_outputs": len(outputs)}
+
+
+def table(result: dict) -> str:
+    tasks = [t for t in ("summary", "revision") if t in result["by_task"]]
+    head = "| | " + " | ".join({"summary": "summaries", "revision": "patient-friendly revisions"}[t] for t in tasks) + " |"
+    lines = [f"{result['n_outputs']} outputs.", "", head, "| --- |" + " --- |" * len(tasks)]
+    cells = []
+    for t in tasks:
+        c = result["by_task"][t]
+        cells.append(f"{c['agree'] / c['pairs']:.0%} ({c['agree']}/{c['pairs']})" if c["pairs"] else "–")
+    lines.append("| fate agrees with gold | " + " | ".join(cells) + " |")
+    for metric in ("TRR", "URR", "CAR"):
+        cells = []
+        for t in tasks:
+            g = _rates(result["gold"][t])[metric]
+            s = _rates(result["system"][t])[metric]
+            cells.append(f"{g:.0%} → {s:.0%}")
+        lines.append(f"| {metric}, gold → cuelex | " + " | ".join(cells) + " |")
+    cells = []
+    for t in tasks:
+        c = result["by_task"][t]
+        cells.append(f"{c['invented'] / c['gold_absent']:.0%} ({c['invented']}/{c['gold_absent']})" if c["gold_absent"] else "–")
+    lines.append("| truly absent targets called retained | " + " | ".join(cells) + " |")
+    cells = []
+    for t in tasks:
+        c = result["by_task"][t]
+        cells.append(f"{c['invalid']}")
+    lines.append("| cuelex source pairs with no gold pair (left out) | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=["tune", "report", "all"], default="tune")
+    parser.add_argument("--linker", action="store_true", help="score with linker=True")
+    parser.add_argument("--errors", action="store_true", help="print disagreeing rows (always on for tune)")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/scoring.md")
+    args = parser.parse_args(argv)
+    options = {"linker": True} if args.linker else {}
+    result = evaluate(args.split, **options)
+    out = table(result)
+    print(out)
+    if args.split == "tune" or args.errors:
+        print("\ndisagreements:")
+        for line in result["errors"]:
+            print("  " + line)
+    if args.write_docs:
+        page = DOCS_PAGE.read_text(encoding="utf-8")
+        block = f"{BEGIN}\n{out}\n{END}"
+        if BEGIN in page:
+            head, rest = page.split(BEGIN, 1)
+            page = head + block + rest.split(END, 1)[1]
+        else:
+            page = page.rstrip() + "\n\n" + block + "\n"
+        DOCS_PAGE.write_text(page, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The real-text evaluation data stay consistent: documents, gold offsets, outputs and fates."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmark"
+SHARED_IU = ROOT.parent / "shared" / "data" / "eval" / "iu_cxr_dev.jsonl"
+LEVELS = {"UL1", "HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5"}
+FATES = LEVELS | {"ASSERTED", "ABSENT"}
+
+
+def _read(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+@pytest.fixture(scope="module")
+def documents() -> dict[str, dict]:
+    if not SHARED_IU.exists():
+        pytest.skip("needs ../shared/data/eval/iu_cxr_dev.jsonl")
+    sys.path.insert(0, str(BENCH))
+    try:
+        from realtext_docs import load_documents
+    finally:
+        sys.path.remove(str(BENCH))
+    return {d["doc_id"]: d for d in load_documents()}
+
+
+def test_split_is_by_document_and_balanced() -> None:
+    docs = _read(BENCH / "data" / "realtext" / "documents.jsonl")
+    assert len({d["doc_id"] for d in docs}) == len(docs) >= 60
+    for rewrites in (True, False):
+        group = [d for d in docs if d["rewrites"] is rewrites]
+        tune = sum(d["split"] == "tune" for d in group)
+        assert abs(2 * tune - len(group)) <= 2
+
+
+def test_gold_offsets_index_the_documents(documents: dict[str, dict]) -> None:
+    rows = _read(BENCH / "data" / "realtext" / "gold_pairs.jsonl")
+    pairs = [r for r in rows if r.get("pair_id")]
+    assert len(pairs) >= 150
+    for r in pairs:
+        text = documents[r["doc_id"]]["text"]
+        assert r["level"] in LEVELS
+        assert 0 <= r["target_start"] <= r["core_start"] < r["core_end"] <= r["target_end"] <= len(text)
+        assert 0 <= r["cue_start"] < r["cue_end"] <= len(text)
+        assert text[r["target_start"] : r["target_end"]].strip()
+
+
+def test_rewrite_fates_cover_every_output_and_pair() -> None:
+    folder = BENCH / "data" / "rewrites_dev"
+    if not (folder / "fates.jsonl").exists():
+        pytest.skip("rewrite set not imported yet")
+    outputs = _read(folder / "outputs.jsonl")
+    fates = _read(folder / "fates.jsonl")
+    gold = [r for r in _read(BENCH / "data" / "realtext" / "gold_pairs.jsonl") if r.get("pair_id")]
+    by_doc: dict[str, set[str]] = {}
+    for r in gold:
+        by_doc.setdefault(r["doc_id"], set()).add(r["pair_id"])
+    have = {(f["output_id"], f["pair_id"]) for f in fates}
+    assert len(outputs) >= 80
+    assert {o["task"] for o in outputs} == {"summary", "revision"}
+    assert {o["prompt"] for o in outputs} == {"baseline", "guarded"}
+    text = {o["output_id"]: o["text"] for o in outputs}
+    for o in outputs:
+        for pid in by_doc.get(o["doc_id"], ()):
+            assert (o["output_id"], pid) in have
+    for f in fates:
+        assert f["fate"] in FATES
+        if f.get("evidence"):
+            assert f["evidence"] in text[f["output_id"]]
