@@ -5,8 +5,9 @@ whether the document has rewrites). Chest X-ray report text is never copied into
 licence forbids it): it is read from ``../shared/data/eval/iu_cxr_dev.jsonl`` at run time. The
 ACI-BENCH sections (CC BY 4.0) are cut from the embedded demo corpus.
 
-``python benchmark/realtext_docs.py --select`` re-creates the document list (seeded; run once, the
-list is committed); ``--export DIR`` writes the texts for annotators.
+``python benchmark/realtext_docs.py --select`` re-creates the first batch (seeded; run once, the
+list is committed); ``--extend 40 14 2`` appended the second batch (hedge-bearing reports and more
+sections, no rewrites); ``--export FILE`` writes the texts for annotators.
 """
 
 from __future__ import annotations
@@ -89,6 +90,33 @@ def select(seed: int = 20261122) -> list[dict]:
     return sorted(out, key=lambda d: d["doc_id"])
 
 
+def extend(existing: list[dict], n_iu: int, n_aci: int, seed: int) -> list[dict]:
+    """A further seeded batch of hedge-bearing IU reports and ACI sections, disjoint from the list.
+
+    New documents have no rewrites; they are split half tune, half report within each source.
+    """
+    rng = random.Random(seed)
+    have = {d["doc_id"] for d in existing}
+    reports = [r for r in _read_jsonl(IU_FILE) if r.get("findings") and r.get("impression")]
+    hedgy = [r for r in reports if _HEDGY.search(iu_text(r)) and f"iu:{r['uid']}" not in have]
+    rng.shuffle(hedgy)
+    notes = _read_jsonl(ACI_FILE)
+    sections = [
+        n["id"]
+        for n in notes
+        if f"aci:{n['id']}" not in have and 300 <= len(aci_section(n["text"]) or "") <= 1500
+    ]
+    rng.shuffle(sections)
+    new = [{"doc_id": f"iu:{r['uid']}", "source": "iu_cxr"} for r in hedgy[:n_iu]]
+    new += [{"doc_id": f"aci:{nid}", "source": "aci_bench"} for nid in sections[:n_aci]]
+    out = []
+    for source in ("iu_cxr", "aci_bench"):
+        group = [d for d in new if d["source"] == source]
+        for i, doc in enumerate(group):
+            out.append({**doc, "rewrites": False, "split": "tune" if i % 2 == 0 else "report", "batch": 2})
+    return existing + out
+
+
 def load_documents(docs_file: Path = DOCS_FILE, iu_file: Path = IU_FILE) -> list[dict]:
     """The evaluation documents with their text (IU text read from shared/)."""
     docs = _read_jsonl(docs_file)
@@ -110,11 +138,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--select", action="store_true", help="re-create documents.jsonl")
     parser.add_argument("--export", type=Path, help="write one JSONL of texts for annotators")
+    parser.add_argument("--extend", nargs=3, type=int, metavar=("N_IU", "N_ACI", "SEED"),
+                        help="append a further batch of documents to documents.jsonl")
     args = parser.parse_args()
     if args.select:
         DATA.mkdir(parents=True, exist_ok=True)
         with DOCS_FILE.open("w", encoding="utf-8") as handle:
             for doc in select():
+                handle.write(json.dumps(doc) + "\n")
+    if args.extend:
+        docs = extend(_read_jsonl(DOCS_FILE), *args.extend)
+        with DOCS_FILE.open("w", encoding="utf-8") as handle:
+            for doc in docs:
                 handle.write(json.dumps(doc) + "\n")
     if args.export:
         with args.export.open("w", encoding="utf-8") as handle:
