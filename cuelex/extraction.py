@@ -23,7 +23,7 @@ except ImportError:  # Python 3.10
     import sre_constants as _sre_constants  # type: ignore[no-redef]
     import sre_parse as _sre_parser  # type: ignore[no-redef]
 
-from .levels import Level, weaker
+from .levels import DEFAULT_STRENGTH, Level, weaker
 from .records import Assessment, Cue, CueTargetPair, Direction
 from .resources import Resources, default_resources
 from .schema import CueEntry
@@ -293,6 +293,13 @@ class _CueHit:
     context_rule: str | None = None
     is_alternative: bool = False
 
+    @property
+    def strength(self) -> float:
+        """The entry's strength when the entry's level stands; the level's default otherwise."""
+        if self.entry is not None and self.entry.level is self.level and self.entry.strength is not None:
+            return self.entry.strength
+        return DEFAULT_STRENGTH[self.level]
+
     def as_cue(self) -> Cue:
         return Cue(
             text=self.text,
@@ -301,6 +308,7 @@ class _CueHit:
             level=self.level,
             rule_id=self.rule_id,
             direction=self.direction,
+            strength=self.strength,
         )
 
 
@@ -984,6 +992,7 @@ class Engine:
                         target_start=ts,
                         target_end=te,
                         modifiers=mods,
+                        strength=_strength(cue, level),
                     )
                 )
         pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
@@ -1014,7 +1023,13 @@ class Engine:
                     end_in = end
             if an is None:
                 out.append(
-                    Assessment(start=start, end=end, text=text[start:end], level=Level.ASSERTED)
+                    Assessment(
+                        start=start,
+                        end=end,
+                        text=text[start:end],
+                        level=Level.ASSERTED,
+                        strength=DEFAULT_STRENGTH[Level.ASSERTED],
+                    )
                 )
                 continue
             cue, level, mods, _ = self._decide(an, start, end_in, own_cues=True)
@@ -1026,9 +1041,17 @@ class Engine:
                     level=level,
                     cue=cue.as_cue() if cue else None,
                     modifiers=mods,
+                    strength=_strength(cue, level),
                 )
             )
         return out
+
+
+def _strength(cue: _CueHit | None, level: Level) -> float:
+    """Strength of a decided level: the cue's own when it decided the level alone."""
+    if cue is not None and cue.level is level:
+        return cue.strength
+    return DEFAULT_STRENGTH[level]
 
 
 def _drop_nested(pairs: list[CueTargetPair]) -> list[CueTargetPair]:
