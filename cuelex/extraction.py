@@ -436,6 +436,7 @@ class Engine:
         self._verb_like = _WordList(t.verb_like)
         self._verb_suffixes = tuple(t.verb_suffixes)
         self._adjective_suffixes = tuple(t.adjective_suffixes)
+        self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._copulas = frozenset(w.lower() for w in t.copulas)
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
@@ -525,7 +526,7 @@ class Engine:
             directions = self._directions(text, cue)
             if Direction.FORWARD in directions:
                 i, j = tok_range(cue.end, f_end)
-                for a, b in self._forward_targets(toks, i, j):
+                for a, b in self._forward_targets(toks, i, j, cue.entry.scope_tokens):
                     reaches.append(
                         _Reach(cue, toks[a].start, toks[b - 1].end, Direction.FORWARD, a - i)
                     )
@@ -695,6 +696,13 @@ class Engine:
             return None
         return i, k
 
+    def _is_modifier(self, tok: _Tok) -> bool:
+        """A word that modifies a later head noun ("acute", "left", "alveolar"), never a head itself."""
+        low = tok.low
+        return low in self._modifier_words or (
+            len(low) > 4 and low.endswith(self._adjective_suffixes)
+        )
+
     def _has_verb(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """Does toks[i:j] have a verb other than a copula, or a subject pronoun?"""
         for k in range(i, j):
@@ -719,8 +727,10 @@ class Engine:
             or (len(nxt) > 4 and nxt.endswith(self._verb_suffixes))
         )
 
-    def _forward_targets(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int]]:
-        j = min(j, i + self.resources.targets.max_scope_tokens)
+    def _forward_targets(
+        self, toks: Sequence[_Tok], i: int, j: int, scope: int | None = None
+    ) -> list[tuple[int, int]]:
+        j = min(j, i + (scope or self.resources.targets.max_scope_tokens))
         parts = self._split_conjuncts(toks, i, j)
         out: list[
             tuple[int, int, bool, bool]
@@ -746,14 +756,17 @@ class Engine:
             elif np is None:
                 break  # nothing usable right after the cue ("no, ..."): nothing further either
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
-            if out and out[-1][1] - out[-1][0] == 1 and out[-1][3] and np[1] - np[0] >= 2:
-                # "mediastinal or hilar lymphadenopathy": the adjective shares the later head noun
-                out[-1] = (out[-1][0], np[1], cut_by_breaker, False)
+            modifiers_only = all(self._is_modifier(toks[k]) for k in range(np[0], np[1]))
+            if out and out[-1][3] and sep in ("and", "or", "comma") and not modifiers_only:
+                # "mediastinal or hilar lymphadenopathy", "no acute alveolar or interstitial
+                # infiltrates", "left midlung and left basilar atelectasis": conjuncts made only of
+                # modifiers share the later head noun, so the whole coordination is one target
+                first = out[-1][0]
+                while out and out[-1][3]:
+                    first = out.pop()[0]
+                out.append((first, np[1], cut_by_breaker, False))
             else:
-                adjective = np[1] - np[0] == 1 and toks[np[0]].low.endswith(
-                    self._adjective_suffixes
-                )
-                out.append((np[0], np[1], cut_by_breaker, adjective))
+                out.append((np[0], np[1], cut_by_breaker, modifiers_only))
             # a breaker or clause inside the first part ends the list unless a coordinator follows
             if np[1] < b and self._clause_start(toks, np[1], b):
                 break

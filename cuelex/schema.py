@@ -53,7 +53,8 @@ class CueEntry(BaseModel):
     the probability that the target is present as the wording conveys it, from the human surveys
     where the cue has a surveyed word, otherwise cuelex's documented placement (docs/levels.md); it
     must lie in the level's band (``cuelex.levels.STRENGTH_BANDS``) and defaults to the level's
-    ``DEFAULT_STRENGTH`` in a caller's own lexicon. ``source`` says whether the cue is in the paper's
+    ``DEFAULT_STRENGTH`` in a caller's own lexicon. ``scope_tokens`` widens the forward scope of a
+    cue that governs long lists (return instructions), otherwise ``targets.max_scope_tokens``. ``source`` says whether the cue is in the paper's
     Appendix A (``appendix_a``, with the paper's wording in ``appendix_cue``) or a cuelex extension.
     """
 
@@ -64,6 +65,7 @@ class CueEntry(BaseModel):
     pattern: str = Field(min_length=1)
     level: Level
     strength: float | None = None
+    scope_tokens: int | None = Field(default=None, ge=1, le=200)
     direction: Direction
     source: Literal["appendix_a", "extension"] = "extension"
     appendix_cue: str | None = None
@@ -176,6 +178,7 @@ class TargetRules(BaseModel):
     verb_like: tuple[str, ...]
     verb_suffixes: tuple[str, ...]
     adjective_suffixes: tuple[str, ...]
+    modifier_words: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]
