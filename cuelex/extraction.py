@@ -437,6 +437,8 @@ class Engine:
         self._verb_suffixes = tuple(t.verb_suffixes)
         self._adjective_suffixes = tuple(t.adjective_suffixes)
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
+        self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
+        self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
         self._copulas = frozenset(w.lower() for w in t.copulas)
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
@@ -526,7 +528,8 @@ class Engine:
             directions = self._directions(text, cue)
             if Direction.FORWARD in directions:
                 i, j = tok_range(cue.end, f_end)
-                for a, b in self._forward_targets(toks, i, j, cue.entry.scope_tokens):
+                hedge = cue.level in (Level.UL2, Level.UL3)
+                for a, b in self._forward_targets(toks, i, j, cue.entry.scope_tokens, hedge):
                     reaches.append(
                         _Reach(cue, toks[a].start, toks[b - 1].end, Direction.FORWARD, a - i)
                     )
@@ -662,7 +665,7 @@ class Engine:
         while i < j and (
             toks[i].low in self._verbs
             or toks[i].low in self._verb_like
-            or self._verb_form(toks, i, j)
+            or (self._verb_form(toks, i, j) and toks[i].low not in self._modifier_words)
         ):
             i += 1
             while i < j and self._strip_leading.match_at(toks, i, j):
@@ -673,6 +676,14 @@ class Engine:
             tok = toks[k]
             if self._is_punct(tok) and tok.low not in ("%", "'", "’", "/", "+", "#"):
                 break
+            if (
+                tok.low == "to"
+                and i < k < j - 1
+                and self._is_modifier(toks[k - 1])
+                and self._is_modifier(toks[k + 1])
+            ):
+                k += 1  # "a moderate to large left pleural effusion": a range, not a preposition
+                continue
             if tok.low in self._breakers or (k > i and tok.low in self._verbs):
                 break
             if k > i and self._breakers.match_at(toks, k, j) > 1:
@@ -691,10 +702,56 @@ class Engine:
             return None
         words = [t.low for t in toks[i:k] if not self._is_punct(t)]
         if not words or all(w in self._non_targets or w.isdigit() for w in words):
-            return None
+            return None  # "informative", "follow-up": no clinical target
+        if all(w in self._non_targets or w in self._modifier_words for w in words) and any(
+            w in self._non_targets for w in words
+        ):
+            return None  # "additional treatment", "high clinical concern"
+        if words[-1] in self._non_target_heads:
+            return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
+        if any(self._is_person(toks, m) for m in range(i, k)):
+            return None  # "I believe he", "cause Karen": a clause, not a noun phrase
+        if k - i > 1 and toks[i].low.endswith("ing") and self._is_object_start(toks[i + 1]):
+            return None  # "bothering Karen", "changing the shunt": a verb with its object
         if toks[i].low in self._verbs:
             return None
         return i, k
+
+    def _extend_repeated_head(
+        self,
+        toks: Sequence[_Tok],
+        np: tuple[int, int],
+        b: int,
+        earlier: list[tuple[int, int, bool, bool]],
+    ) -> tuple[int, int]:
+        """ "malignancy or malignancy with postobstructive pneumonia": a conjunct that repeats an
+        earlier target keeps the "with ..." phrase that tells the alternatives apart."""
+        s, e = np
+        if e >= b or toks[e].low != "with":
+            return np
+        words = [t.low for t in toks[s:e]]
+        if not any([t.low for t in toks[a:c]] == words for a, c, _, _ in earlier):
+            return np
+        rest = self._noun_phrase(toks, e + 1, b)
+        return (s, rest[1]) if rest is not None and rest[0] == e + 1 else np
+
+    _PERSONS = frozenset({"he", "she", "we", "they", "you"})
+    _OBJECT_START = frozenset(
+        {"the", "a", "an", "his", "her", "their", "my", "your", "our", "it", "him", "them", "me", "us"}
+    )
+
+    def _is_person(self, toks: Sequence[_Tok], m: int) -> bool:
+        """A personal pronoun ("he", "we", capital "I" but not "type I")."""
+        tok = toks[m]
+        if tok.low in self._PERSONS:
+            return True
+        if tok.low == "i" and tok.end - tok.start == 1:
+            prev = toks[m - 1].low if m > 0 else ""
+            return prev not in ("type", "grade", "stage", "class", "phase", "level", "mobitz")
+        return False
+
+    def _is_object_start(self, tok: _Tok) -> bool:
+        return tok.low in self._OBJECT_START
 
     def _is_modifier(self, tok: _Tok) -> bool:
         """A word that modifies a later head noun ("acute", "left", "alveolar"), never a head itself."""
@@ -709,6 +766,8 @@ class Engine:
             low = toks[k].low
             if low in self._copulas:
                 continue
+            if low == "there" and k + 1 < j and toks[k + 1].low in self._copulas:
+                continue  # existential "there is A or B" offers alternatives like "A or B"
             if low in self._verbs or low in self._verb_like or self._subjects.match_at(toks, k, j):
                 return True
         return False
@@ -719,7 +778,8 @@ class Engine:
         if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes):
             return False
         if i + 1 >= j:
-            return low.endswith("ed")  # "not resolved"; but "splenomegaly", "anomaly" are nouns
+            # "not resolved"; but "splenomegaly", "anomaly" are nouns
+            return low.endswith("ed")
         nxt = toks[i + 1].low
         return (
             bool(self._strip_leading.match_at(toks, i + 1, j))
@@ -728,7 +788,12 @@ class Engine:
         )
 
     def _forward_targets(
-        self, toks: Sequence[_Tok], i: int, j: int, scope: int | None = None
+        self,
+        toks: Sequence[_Tok],
+        i: int,
+        j: int,
+        scope: int | None = None,
+        hedge: bool = False,
     ) -> list[tuple[int, int]]:
         j = min(j, i + (scope or self.resources.targets.max_scope_tokens))
         parts = self._split_conjuncts(toks, i, j)
@@ -736,6 +801,7 @@ class Engine:
             tuple[int, int, bool, bool]
         ] = []  # start, end, cut by a preposition, lone adjective
         has_coord = any(sep in ("and", "or") for _, _, sep in parts)
+        prev_cut = False
         max_part = self.resources.targets.max_conjunct_tokens
         for idx, (a, b, sep) in enumerate(parts):
             if a >= b:
@@ -753,9 +819,18 @@ class Engine:
                     break
                 if sep == "comma" and not has_coord and np[1] - np[0] > 4:
                     break
+                if hedge and prev_cut and sep in ("and", "comma"):
+                    # "possibly fibrosis in the left mid and lower lung zone": after a place
+                    # phrase, "and" goes on with the place, not with another reading
+                    break
+                if hedge and sep == "and" and toks[np[1] - 1].low in self._observation_heads:
+                    # "fullness consistent with adenopathy and bilateral interstitial opacities":
+                    # the hedge is on the reading, the later observation is stated plainly
+                    break
             elif np is None:
                 break  # nothing usable right after the cue ("no, ..."): nothing further either
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
+            prev_cut = cut_by_breaker
             modifiers_only = all(self._is_modifier(toks[k]) for k in range(np[0], np[1]))
             if out and out[-1][3] and sep in ("and", "or", "comma") and not modifiers_only:
                 # "mediastinal or hilar lymphadenopathy", "no acute alveolar or interstitial
@@ -766,11 +841,20 @@ class Engine:
                     first = out.pop()[0]
                 out.append((first, np[1], cut_by_breaker, False))
             else:
+                np = self._extend_repeated_head(toks, np, b, out)
                 out.append((np[0], np[1], cut_by_breaker, modifiers_only))
             # a breaker or clause inside the first part ends the list unless a coordinator follows
             if np[1] < b and self._clause_start(toks, np[1], b):
                 break
-        return [(a, b) for a, b, _, _ in out]
+        # a later conjunct of bare modifiers cut off by the next cue ("probable small effusions
+        # and minimal questionable edema") is no target
+        return [
+            (a, b)
+            for n, (a, b, _, mods) in enumerate(out)
+            if not (
+                mods and n > 0 and all(toks[k].low in self._modifier_words for k in range(a, b))
+            )
+        ]
 
     def _only_skippable(self, toks: Sequence[_Tok], rng: tuple[int, int]) -> bool:
         i, j = rng
@@ -782,7 +866,7 @@ class Engine:
         return True
 
     def _backward_targets(
-        self, toks: Sequence[_Tok], i: int, j: int, either: bool
+        self, toks: Sequence[_Tok], i: int, j: int, either: bool, nearest: bool = False
     ) -> list[tuple[int, int, int]]:
         """Targets before a cue as (start, end, conjunct end) token indices, in text order."""
         i = max(i, j - self.resources.targets.max_scope_tokens)
@@ -814,6 +898,15 @@ class Engine:
                     if toks[k].low in self._verbs or (
                         self._breakers.match_at(toks, k, b) == 1 and k == a
                     ):
+                        a = k + 1
+                        break
+                    if nearest and toks[k].low in self._copulas and k + 1 < b:
+                        # "blunting reflects pleural thickening or scarring"
+                        a = k + 1
+                        break
+                    if nearest and toks[k].low == "with" and k + 1 < b:
+                        # alternatives: "cardiomegaly with mild infiltrates versus atelectasis"
+                        # offers the infiltrates, not the cardiomegaly, as the alternative
                         a = k + 1
                         break
             else:
@@ -861,7 +954,10 @@ class Engine:
             if not right:
                 continue
             if both_sides:
-                left = [(a, b) for a, b, _ in self._backward_targets(toks, li, lj, either=False)]
+                left = [
+                    (a, b)
+                    for a, b, _ in self._backward_targets(toks, li, lj, either=False, nearest=True)
+                ]
                 if not left:
                     continue
                 # alternatives are short noun phrases on both sides of the marker

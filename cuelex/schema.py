@@ -179,6 +179,8 @@ class TargetRules(BaseModel):
     verb_suffixes: tuple[str, ...]
     adjective_suffixes: tuple[str, ...]
     modifier_words: tuple[str, ...] = ()
+    observation_heads: tuple[str, ...] = ()
+    non_target_heads: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]
