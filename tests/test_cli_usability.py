@@ -199,6 +199,7 @@ def test_ctrl_c_in_any_command_is_one_line_and_130(monkeypatch, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="watches worker processes in /proc")
 def test_sigint_to_a_running_extract_with_workers(tmp_path):
     src = _jsonl(tmp_path / "notes.jsonl", NOTES * 2000)  # 40,000 notes: tens of seconds of work
     out = tmp_path / "pairs.csv"
@@ -206,7 +207,16 @@ def test_sigint_to_a_running_extract_with_workers(tmp_path):
         [sys.executable, "-m", "cuelex", "extract", str(src), "-o", str(out), "--workers", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
     )  # fmt: skip
-    time.sleep(12)  # imports and engine load, then the workers are busy
+    # wait until the worker processes exist (imports and engine load are done), then a little more
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if children.exists() and len(children.read_text().split()) >= 2:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("the worker processes never started")
+    time.sleep(2)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
