@@ -652,6 +652,14 @@ class Engine:
 
     def _noun_phrase(self, toks: Sequence[_Tok], i: int, j: int) -> tuple[int, int] | None:
         """The target noun phrase at the start of toks[i:j] (strip leading words, cut at breakers)."""
+        if (
+            i + 2 < j
+            and len(toks[i].low) <= 2
+            and (toks[i].low.isdigit() or (len(toks[i].low) == 1 and toks[i].low.isalpha()))
+            and toks[i + 1].low in (".", ")")
+            and (i == 0 or toks[i - 1].low in (".", ":", ";"))
+        ):
+            i += 2  # a list number ("2. Minimal bibasilar atelectasis") is not part of the target
         while i < j:
             n = self._strip_leading.match_at(toks, i, j)
             if n:
@@ -709,8 +717,17 @@ class Engine:
             return None  # "additional treatment", "high clinical concern"
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
-        if any(self._is_person(toks, m) for m in range(i, k)):
-            return None  # "I believe he", "cause Karen": a clause, not a noun phrase
+        person = next((m for m in range(i, k) if self._is_person(toks, m)), None)
+        if person is not None:
+            # "a fall he incurred": the noun phrase ends before the clause; "I believe he": none
+            k = person
+            while k > i and self._is_punct(toks[k - 1]):
+                k -= 1
+            if k <= i:
+                return None
+            words = [t.low for t in toks[i:k] if not self._is_punct(t)]
+            if not words or all(w in self._non_targets for w in words):
+                return None
         if k - i > 1 and toks[i].low.endswith("ing") and self._is_object_start(toks[i + 1]):
             return None  # "bothering Karen", "changing the shunt": a verb with its object
         if toks[i].low in self._verbs:
@@ -950,7 +967,12 @@ class Engine:
             if entry is None and self._has_verb(toks, li, rj):
                 continue  # "she sits or stands", "we can discuss medications or therapies"
             both_sides = entry is None or entry.direction is not Direction.FORWARD
+            slash = m.rule_id == "alt.slash"
+            if slash and (lj == 0 or self._is_modifier(toks[lj - 1])):
+                continue  # "aortic/mitral disease": modifiers sharing a head, not alternatives
             right = self._forward_targets(toks, ri, rj)
+            if slash:
+                right = right[:1]  # "atelectasis/scarring, cataracts": the slash joins two words
             if not right:
                 continue
             if both_sides:
@@ -958,6 +980,8 @@ class Engine:
                     (a, b)
                     for a, b, _ in self._backward_targets(toks, li, lj, either=False, nearest=True)
                 ]
+                if slash:
+                    left = left[-1:]
                 if not left:
                     continue
                 # alternatives are short noun phrases on both sides of the marker

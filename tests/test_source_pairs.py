@@ -77,6 +77,16 @@ def pairs_of(text: str) -> list[tuple[str, str]]:
             "Cardiomegaly with mild bibasilar infiltrates versus atelectasis.",
             [("mild bibasilar infiltrates", "UL3"), ("atelectasis", "UL3")],
         ),
+        ("Left lower lobe nodule of uncertain identity.", [("Left lower lobe nodule", "UL4")]),
+        ("Please correlate clinically for pneumonia.", [("pneumonia", "UL5")]),
+        ("I believe she has a lumbar strain.", [("lumbar strain", "UL2")]),
+        ("She may apply ice and heat to the area.", []),
+        # slash alternatives, but not units
+        (
+            "Minimal bibasilar atelectasis/airspace disease.",
+            [("Minimal bibasilar atelectasis", "UL3"), ("airspace disease", "UL3")],
+        ),
+        ("Heart rate 80 beats/min.", []),
         # no cue or relation fragments inside targets (issue 11, item 5)
         ("Anemia, likely 2/2 CKD.", [("CKD", "UL2")]),
         ("Dyspnea, c/f PNA.", [("PNA", "UL3")]),
@@ -101,6 +111,10 @@ def test_source_pairs(text, expected):
         ("Seek immediate medical attention if you develop chest pain.", [("chest pain", "UL5")]),
         ("Should she develop hemoptysis, bronchoscopy is indicated.", [("hemoptysis", "UL5")]),
         ("Monitor for signs of bleeding.", [("bleeding", "UL5")]),
+        # a plan conditioned on how a present finding evolves: whether it persists is open
+        ("If the rash worsens, we will start prednisone.", [("rash", "UL5")]),
+        ("Follow up in three weeks if the pain persists.", [("pain", "UL5")]),
+        ("Report any elevated blood pressures.", [("elevated blood pressures", "UL5")]),
     ],
 )
 def test_future_contingencies_are_ul5(text, expected):
@@ -110,7 +124,6 @@ def test_future_contingencies_are_ul5(text, expected):
 @pytest.mark.parametrize(
     "text",
     [
-        "If the rash worsens, we will start prednisone.",
         "Drink plenty of fluids and avoid alcohol.",
         "She returned for follow-up of her hypertension.",
         "Patient presents with chest pain.",  # a present complaint, not a contingency
