@@ -717,6 +717,12 @@ class Engine:
             return None  # "additional treatment", "high clinical concern"
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
+        if (
+            i + 1 < j
+            and toks[i].low.endswith("ing")
+            and (self._is_object_start(toks[i + 1]) or self._is_person(toks, i + 1))
+        ):
+            return None  # "bothering Karen", "overdoing it": a verb with its object
         person = next((m for m in range(i, k) if self._is_person(toks, m)), None)
         if person is not None:
             # "a fall he incurred": the noun phrase ends before the clause; "I believe he": none
@@ -728,8 +734,6 @@ class Engine:
             words = [t.low for t in toks[i:k] if not self._is_punct(t)]
             if not words or all(w in self._non_targets for w in words):
                 return None
-        if k - i > 1 and toks[i].low.endswith("ing") and self._is_object_start(toks[i + 1]):
-            return None  # "bothering Karen", "changing the shunt": a verb with its object
         if toks[i].low in self._verbs:
             return None
         return i, k
@@ -752,7 +756,7 @@ class Engine:
         rest = self._noun_phrase(toks, e + 1, b)
         return (s, rest[1]) if rest is not None and rest[0] == e + 1 else np
 
-    _PERSONS = frozenset({"he", "she", "we", "they", "you"})
+    _PERSONS = frozenset({"he", "she", "we", "they", "you", "it"})
     _OBJECT_START = frozenset(
         {"the", "a", "an", "his", "her", "their", "my", "your", "our", "it", "him", "them", "me", "us"}
     )
