@@ -529,7 +529,18 @@ class Engine:
             if Direction.FORWARD in directions:
                 i, j = tok_range(cue.end, f_end)
                 hedge = cue.level in (Level.UL2, Level.UL3)
-                for a, b in self._forward_targets(toks, i, j, cue.entry.scope_tokens, hedge):
+                found_fwd = self._forward_targets(toks, i, j, cue.entry.scope_tokens, hedge)
+                if (
+                    nxt is not None
+                    and not nxt[2].startswith("term.")
+                    and len(found_fwd) == 1
+                    and found_fwd[0][1] == j
+                    and all(self._is_modifier(toks[t]) for t in range(*found_fwd[0]))
+                ):
+                    # "consider a fluoroscopic | evaluation for ...": a modifier cut off by the
+                    # next cue is no target
+                    found_fwd = []
+                for a, b in found_fwd:
                     reaches.append(
                         _Reach(cue, toks[a].start, toks[b - 1].end, Direction.FORWARD, a - i)
                     )
@@ -976,7 +987,8 @@ class Engine:
                 continue  # "aortic/mitral disease": modifiers sharing a head, not alternatives
             right = self._forward_targets(toks, ri, rj)
             if slash:
-                right = right[:1]  # "atelectasis/scarring, cataracts": the slash joins two words
+                # "atelectasis/scarring, cataracts": the slash joins the two words next to it
+                right = [r for r in right[:1] if r[0] == ri]
             if not right:
                 continue
             if both_sides:
@@ -985,7 +997,7 @@ class Engine:
                     for a, b, _ in self._backward_targets(toks, li, lj, either=False, nearest=True)
                 ]
                 if slash:
-                    left = left[-1:]
+                    left = [x for x in left[-1:] if x[1] == lj]
                 if not left:
                     continue
                 # alternatives are short noun phrases on both sides of the marker

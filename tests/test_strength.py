@@ -83,6 +83,13 @@ def test_strength_outside_band_is_a_clear_error(tmp_path):
         ("Pneumonia is unlikely.", "Pneumonia is improbable."),
         ("Probably pneumonia.", "Likely pneumonia."),
         ("Pneumonia cannot be excluded.", "Pneumonia cannot be completely excluded."),
+        ("Findings compatible with pneumonia.", "Findings in keeping with pneumonia."),
+        ("Suspected pneumonia.", "Findings worrisome for pneumonia."),
+        ("Pneumonia is less likely.", "Pneumonia is not favored."),
+        ("Pneumonia is unlikely.", "Pneumonia is not likely."),
+        ("Pneumonia may be present.", "Perhaps pneumonia."),
+        ("Atelectasis versus pneumonia.", "Perhaps pneumonia."),
+        ("Pneumonia could be present.", "Questionable pneumonia."),
     ],
 )
 def test_hedges_of_one_level_are_ordered(stronger, weaker):
@@ -105,3 +112,25 @@ def test_strength_on_assessments_and_imposed_levels():
     assert (c.level, c.strength) == (Level.UL3, DEFAULT_STRENGTH[Level.UL3])
     plain = cuelex.assess("Pneumonia.", [(0, 9)])[0]
     assert (plain.level, plain.strength) == (Level.ASSERTED, 100.0)
+
+
+FAMILIES = [  # one phrase per family of same-claim wordings, within each level
+    ["consistent with", "most consistent with", "compatible with", "in keeping with", "indicative of",
+     "most likely", "high suspicion for", "presumed", "thought to be", "favored", "suggestive of",
+     "probably", "likely", "probable", "appears to be", "suggestion of", "seems to be"],
+    ["suspicious for", "suspected", "worrisome for", "suspicion for", "concern for", "is a concern",
+     "possible", "possibility of", "may be", "versus", "perhaps", "consider", "could be",
+     "questionable", "could be seen with", "might be", "difficult to exclude", "not excluded",
+     "cannot be excluded", "cannot be completely excluded"],
+    ["less likely", "not favored", "probably not", "likely not", "doubt", "unlikely", "not likely",
+     "not thought to be", "not suggestive of", "low likelihood of", "low suspicion for",
+     "not suspected", "improbable"],
+]
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=["UL2", "UL3", "HEDGED_ABSENT"])
+def test_distinct_hedges_are_ordered_without_ties(family):
+    """Listed strongest first; every phrase strictly weaker than the one before it."""
+    by_cue = {e.cue.lower(): e for e in default_resources().cues}
+    values = [by_cue[c].strength for c in family]
+    assert all(a > b for a, b in zip(values, values[1:], strict=False)), list(zip(family, values))
