@@ -92,6 +92,12 @@ def pairs_of(text: str) -> list[tuple[str, str]]:
         ("Dyspnea, c/f PNA.", [("PNA", "UL3")]),
         ("RLL opacity c/w PNA.", [("PNA", "UL2")]),
         ("Anemia likely w/ iron deficiency.", [("iron deficiency", "UL2")]),
+        ("No h/o PE.", [("PE", "UL1")]),
+        # wording that says nothing about the finding is not part of the target
+        ("No visible pneumothorax.", [("pneumothorax", "UL1")]),
+        ("Some element of coronary artery disease is possible.", [("coronary artery disease", "UL3")]),
+        ("Colonoscopy to assess for potential sources of anemia.", [("sources of anemia", "UL5")]),
+        ("No overt edema.", [("overt edema", "UL1")]),
     ],
 )
 def test_source_pairs(text, expected):
