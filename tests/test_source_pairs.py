@@ -98,6 +98,13 @@ def pairs_of(text: str) -> list[tuple[str, str]]:
         ("Some element of coronary artery disease is possible.", [("coronary artery disease", "UL3")]),
         ("Colonoscopy to assess for potential sources of anemia.", [("sources of anemia", "UL5")]),
         ("No overt edema.", [("overt edema", "UL1")]),
+        # plan and action wording gives no pair; a hedge right before a relation keeps its target
+        ("The patient does not check his blood sugar at home.", []),
+        ("Crestor may be contributing to his elevated liver enzymes.", []),
+        (
+            "I explained that his symptoms are most likely due to rotator cuff tendinopathy.",
+            [("rotator cuff tendinopathy", "UL2")],
+        ),
     ],
 )
 def test_source_pairs(text, expected):
