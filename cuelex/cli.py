@@ -6,6 +6,7 @@ import argparse
 import importlib
 import json
 import logging
+import os
 import sys
 import time
 from collections import Counter
@@ -13,8 +14,8 @@ from collections.abc import Sequence
 from importlib import resources as importlib_resources
 from pathlib import Path
 
-from .api import extract, get_engine, to_frame
-from .corpus import InputError, Problem, read_documents
+from .api import PAIR_COLUMNS, extract, get_engine, to_frame
+from .corpus import InputError, Problem, read_documents, refuse_overwrite, safe_csv_frame
 from .levels import CUE_LEVELS
 from .records import CueTargetPair
 from .schema import ResourceError
@@ -41,17 +42,52 @@ def _summary(pairs: list[CueTargetPair], n_docs: int, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def _write_pairs(pairs: list[CueTargetPair], out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    suffix = out.suffix.lower()
-    if suffix in (".jsonl", ".ndjson"):
-        with open(out, "w", encoding="utf-8") as fh:
+class PairWriter:
+    """Writes pairs as they are found to ``OUT.partial`` and renames it to ``OUT`` when closed.
+
+    ``OUT`` therefore only ever holds a complete result; after a failure the pairs of every
+    finished document are kept in ``OUT.partial`` (and the error says so). CSV cells that a
+    spreadsheet would run as formulas are neutralised (``corpus.neutralize_cell``).
+    """
+
+    def __init__(self, out: Path):
+        suffix = out.suffix.lower()
+        if suffix not in (".csv", ".jsonl", ".ndjson"):
+            raise InputError(f"{out}: output must end in .csv or .jsonl")
+        self.out = out
+        self.partial = out.with_name(out.name + ".partial")
+        self.csv = suffix == ".csv"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = open(self.partial, "w", encoding="utf-8", newline="")
+        if self.csv:
+            self._fh.write(",".join(PAIR_COLUMNS) + "\n")
+        self.n = 0
+
+    def write(self, pairs: list[CueTargetPair]) -> None:
+        if self.csv:
+            if pairs:
+                safe_csv_frame(to_frame(pairs)).to_csv(self._fh, index=False, header=False)
+        else:
             for p in pairs:
-                fh.write(json.dumps(p.model_dump(mode="json"), ensure_ascii=False) + "\n")
-    elif suffix == ".csv":
-        to_frame(pairs).to_csv(out, index=False)
-    else:
-        raise InputError(f"{out}: output must end in .csv or .jsonl")
+                self._fh.write(json.dumps(p.model_dump(mode="json"), ensure_ascii=False) + "\n")
+        self._fh.flush()
+        self.n += len(pairs)
+
+    def close(self) -> None:
+        """Finish: the partial file becomes the output."""
+        self._fh.close()
+        os.replace(self.partial, self.out)
+
+    def abandon(self) -> str:
+        """Stop after a failure, keeping what was written; a sentence saying where it is."""
+        self._fh.close()
+        return f"the {self.n} pair(s) of the documents finished before it are in {self.partial}"
+
+
+def _write_pairs(pairs: list[CueTargetPair], out: Path) -> None:
+    writer = PairWriter(out)
+    writer.write(pairs)
+    writer.close()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -98,19 +134,37 @@ def cmd_extract(args: argparse.Namespace) -> int:
     get_engine(
         args.lexicons, args.rules, args.extra_lexicon or ()
     )  # a bad lexicon fails before any input is read
+    if args.output:
+        refuse_overwrite(args.output, args.files)
     problems: list[Problem] = []
     pairs: list[CueTargetPair] = []
     n = 0
     t0 = time.perf_counter()
-    for f in args.files:
-        for doc in read_documents(f, text_col=args.text_col, id_col=args.id_col, problems=problems):
-            pairs.extend(extract(doc.text, doc_id=doc.id, **options))
-            n += 1
+    writer = PairWriter(Path(args.output)) if args.output else None
+    try:
+        for f in args.files:
+            for doc in read_documents(
+                f,
+                text_col=args.text_col,
+                id_col=args.id_col,
+                problems=problems,
+                encoding=args.encoding,
+                skip_bad_rows=args.skip_bad_rows,
+            ):
+                found = extract(doc.text, doc_id=doc.id, **options)
+                if writer is not None:
+                    writer.write(found)
+                pairs.extend(found)
+                n += 1
+    except BaseException:
+        if writer is not None:
+            print(f"cuelex: stopped; {writer.abandon()}", file=sys.stderr)
+        raise
     seconds = time.perf_counter() - t0
-    if args.output:
-        _write_pairs(pairs, Path(args.output))
+    if writer is not None:
+        writer.close()
     else:
-        to_frame(pairs).to_csv(sys.stdout, index=False)
+        safe_csv_frame(to_frame(pairs)).to_csv(sys.stdout, index=False)
     print(_summary(pairs, n, seconds), file=sys.stderr)
     for problem in problems:
         print(f"skipped: {problem}", file=sys.stderr)
@@ -158,6 +212,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--id-col", default=None, help="document id column (default: id or note_id if present)"
+    )
+    p.add_argument(
+        "--encoding",
+        default="utf-8",
+        help="encoding of the input files (default: utf-8; invalid bytes are an error, never replaced)",
+    )
+    p.add_argument(
+        "--skip-bad-rows",
+        action="store_true",
+        help="skip malformed rows (listed on stderr with file and line) instead of stopping",
     )
     p.add_argument(
         "--lexicons", default=None, help="lexicon file or folder replacing the shipped lexicons"

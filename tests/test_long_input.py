@@ -10,7 +10,7 @@ from cuelex.sentences import MAX_SENTENCE_CHARS, _windows
 
 def _seconds(text: str) -> float:
     best = float("inf")
-    for _ in range(2):
+    for _ in range(3):  # best of three: robust to a busy CI machine
         t0 = time.perf_counter()
         cuelex.extract(text)
         best = min(best, time.perf_counter() - t0)
