@@ -54,7 +54,14 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .corpus import Document, InputError, Problem, neutralize_cell, read_documents
+from .corpus import (
+    Document,
+    InputError,
+    Problem,
+    neutralize_cell,
+    read_documents,
+    refuse_overwrite,
+)
 from .levels import CUE_LEVELS, PAPER_LEVELS, Level
 from .records import CueTargetPair
 from .sections import DOC_TYPES, PROFILES, get_sectionizer
@@ -1971,6 +1978,8 @@ def _print_problems(problems: Sequence[Problem], limit: int = 20) -> None:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     coverage = tuple(PAPER_LEVELS) + ((Level.HEDGED_ABSENT,) if args.count_hedged_absent else ())
+    if args.output:
+        refuse_overwrite(args.output, args.inputs)
     result = build(
         args.inputs,
         input_format=args.format,
@@ -2013,6 +2022,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
+    refuse_overwrite(args.output, [args.file])
     frame = export_validation(args.file, args.output, per_type=args.per_type, seed=args.seed)
     print(
         f"{frame['doc_id'].nunique()} documents, {len(frame)} pairs written to {args.output}; "

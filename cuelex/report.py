@@ -31,6 +31,7 @@ import base64
 import html
 import json
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -845,12 +846,17 @@ def write_report(html_text: str, path: str | Path) -> Path:
     """Write a page (UTF-8), creating the parent folder."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(html_text, encoding="utf-8")
+    tmp = p.with_name(p.name + ".partial")  # a failed write never leaves half a page at ``path``
+    tmp.write_text(html_text, encoding="utf-8")
+    os.replace(tmp, p)
     return p
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """``cuelex report INPUT -o report.html``."""
+    from .corpus import refuse_overwrite
+
+    refuse_overwrite(args.output, [args.input])
     page = render(args.input, plots=not args.no_plots)
     out = write_report(page, args.output)
     print(f"report written to {out}")

@@ -1033,6 +1033,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_run_score(args: argparse.Namespace) -> int:
+    from .corpus import refuse_overwrite
+
+    for out in (args.output, args.plot):
+        if out:
+            refuse_overwrite(out, [args.cache])
     scores = score_run(
         args.cache, n_boot=args.n_boot, seed=args.seed, bertscore=args.bertscore,
         progress=False if args.quiet else None,

@@ -494,3 +494,18 @@ def test_review_csv_is_safe_and_read_back_strictly(tmp_path):
     (tmp_path / "filled.csv").write_bytes(filled.encode("cp1252"))
     with pytest.raises(bench.BenchError, match=r"not valid UTF-8 at byte \d+"):
         bench.read_validation(tmp_path / "filled.csv")
+
+
+def test_every_writing_command_refuses_to_overwrite_its_input(tmp_path, capsys):
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text(json.dumps({"id": "d1", "text": "Possible pneumonia.", "type": "note"}) + "\n", encoding="utf-8")
+    before = notes.read_bytes()
+    for argv in (
+        ["bench", "build", str(notes), "-o", str(notes)],
+        ["bench", "export-validation", str(notes), "-o", str(notes)],
+        ["report", str(notes), "-o", str(notes)],
+        ["bench", "score", str(notes), "-o", str(notes)],
+    ):
+        assert main(argv) == 2, argv
+        assert "refusing to overwrite" in capsys.readouterr().err, argv
+        assert notes.read_bytes() == before
