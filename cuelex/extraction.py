@@ -122,7 +122,7 @@ def _literal_prefixes(
     None when they cannot be worked out (then the pattern is tried at every candidate position).
     A prefix shorter than ``k`` means the literal part of the pattern ends there. With ``spaces``
     the prefixes are those of the match text with every whitespace run collapsed to one " " (see
-    ``_spaced_head``), so that they can reach past ``\s+`` into the next word.
+    ``_spaced_head``), so that they can reach past ``\\s+`` into the next word.
     """
     try:
         tree = _sre_parser.parse(pattern, re.IGNORECASE)
@@ -533,6 +533,7 @@ class _WordList:
         for key in phrases:
             phrases[key].sort(key=len, reverse=True)
         self._phrases = phrases
+        self._words = frozenset(k for k, v in phrases.items() if any(len(p) == 1 for p in v))
 
     def match_at(self, toks: Sequence[_Tok], i: int, stop: int | None = None) -> int:
         """Length in tokens of the longest item starting at ``toks[i]`` (0 if none)."""
@@ -556,7 +557,7 @@ class _WordList:
         return best
 
     def __contains__(self, word: str) -> bool:
-        return any(len(p) == 1 for p in self._phrases.get(word, ()))
+        return word in self._words  # the one-token items
 
 
 class Engine:
