@@ -7,14 +7,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from .corpus import check_text
 from .extraction import Engine, default_engine
 from .records import Assessment, CueTargetPair
 from .resources import load_resources
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .linking import Linker
 
 PAIR_COLUMNS: tuple[str, ...] = tuple(CueTargetPair.model_fields)
@@ -120,6 +120,8 @@ def to_frame(pairs: Iterable[CueTargetPair]) -> pd.DataFrame:
     Levels and directions become their string values; tuples (semantic types, modifiers) become
     ``|``-joined strings so the frame writes cleanly to CSV.
     """
+    import pandas as pd  # imported on first use: ``import cuelex`` stays light
+
     rows = []
     for p in pairs:
         if not isinstance(p, CueTargetPair):

@@ -12,6 +12,7 @@ from .schema import SentenceRules
 _TERMINAL = regex.compile(r"[.!?]+[\"')\]]*(?=\s)", regex.V1)
 _NEWLINES = regex.compile(r"\n", regex.V1)
 _WORD = regex.compile(r"\w+", regex.V1)
+_DIGIT_END = regex.compile(r"\d\s*$")  # compiled once (regex.search(str) pays a cache lookup per call)
 _NONE_AFTER_COLON = regex.compile(r"\s*(?:none|negative|absent|nil)\b", regex.V1 | regex.IGNORECASE)
 
 # A "sentence" longer than this (lost line breaks, OCR output, pasted tables) is cut into windows
@@ -150,7 +151,7 @@ class SentenceSplitter:
         for m in self._header_colon.finditer(text):
             head = m.group(1)
             words = _WORD.findall(head)
-            if 0 < len(words) <= self.rules.header_max_tokens and not regex.search(r"\d\s*$", head):
+            if 0 < len(words) <= self.rules.header_max_tokens and not _DIGIT_END.search(head):
                 if _NONE_AFTER_COLON.match(text, m.end()):
                     continue  # "Pericardial effusion: None." is one statement
                 cuts.add(m.end())
