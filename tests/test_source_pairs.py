@@ -101,6 +101,9 @@ def pairs_of(text: str) -> list[tuple[str, str]]:
         # plan and action wording gives no pair; a hedge right before a relation keeps its target
         ("The patient does not check his blood sugar at home.", []),
         ("Crestor may be contributing to his elevated liver enzymes.", []),
+        ("A urine culture to rule out any need for antibiotics.", []),
+        ("If still symptomatic, consider a referral possibly for injections.", []),
+        ("Possible etiologies of her chest pain include GERD.", []),
         (
             "I explained that his symptoms are most likely due to rotator cuff tendinopathy.",
             [("rotator cuff tendinopathy", "UL2")],
