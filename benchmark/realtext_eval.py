@@ -17,14 +17,13 @@ from collections import Counter
 from pathlib import Path
 
 from realtext_docs import load_documents
-from realtext_gold import LEVELS, load_gold, match, target_right
+from realtext_gold import LEVELS, load_gold, match, target_right, write_block
 
 import cuelex
 
 HEDGED = {"UL2", "UL3", "UL4", "UL5"}
 _CONNECTIVES = {"or", "versus", "vs", "vs.", "/", "and/or"}
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "accuracy.md"
-BEGIN, END = "<!-- realtext:begin -->", "<!-- realtext:end -->"
 
 
 def _pr(tp: int, n_sys: int, n_gold: int) -> tuple[float, float, float]:
@@ -157,14 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("\nerrors by kind: " + ", ".join(f"{k} {n}" for k, n in Counter(r[1] for r in result["rows"]).items()))
     if args.write_docs:
-        page = DOCS_PAGE.read_text(encoding="utf-8")
-        block = f"{BEGIN}\n{out}\n{END}"
-        if BEGIN in page:
-            head, rest = page.split(BEGIN, 1)
-            page = head + block + rest.split(END, 1)[1]
-        else:
-            page = page.rstrip() + "\n\n" + block + "\n"
-        DOCS_PAGE.write_text(page, encoding="utf-8")
+        write_block(DOCS_PAGE, "realtext", out)
     return 0
 
 

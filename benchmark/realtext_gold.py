@@ -146,3 +146,16 @@ def match(
         used_gold.add(pid)
         out[i] = g
     return out
+
+
+def write_block(page: Path, name: str, body: str) -> None:
+    """Replace (or append) the ``<!-- name:begin -->`` … ``<!-- name:end -->`` block of a docs page."""
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    text = page.read_text(encoding="utf-8")
+    block = f"{begin}\n{body}\n{end}"
+    if begin in text:
+        head, rest = text.split(begin, 1)
+        text = head + block + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    page.write_text(text, encoding="utf-8")

@@ -21,13 +21,12 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from realtext_docs import ROOT, load_documents
-from realtext_gold import load_gold, match
+from realtext_gold import load_gold, match, write_block
 
 import cuelex
 
 DATA = ROOT / "data" / "rewrites_dev"
 DOCS_PAGE = ROOT.parent / "docs" / "scoring.md"
-BEGIN, END = "<!-- rewrites:begin -->", "<!-- rewrites:end -->"
 ABSENT = "ABSENT"
 
 
@@ -142,14 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         for line in result["errors"]:
             print("  " + line)
     if args.write_docs:
-        page = DOCS_PAGE.read_text(encoding="utf-8")
-        block = f"{BEGIN}\n{out}\n{END}"
-        if BEGIN in page:
-            head, rest = page.split(BEGIN, 1)
-            page = head + block + rest.split(END, 1)[1]
-        else:
-            page = page.rstrip() + "\n\n" + block + "\n"
-        DOCS_PAGE.write_text(page, encoding="utf-8")
+        write_block(DOCS_PAGE, "rewrites", out)
     return 0
 
 

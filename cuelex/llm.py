@@ -233,24 +233,24 @@ def _shutdown(sock: socket.socket) -> None:
         pass
 
 
-class _DeadlineHTTPConnection(http.client.HTTPConnection):
+class _DeadlineConnection:
+    """Mixin: the connection's socket is watched by the call's deadline once it is connected."""
+
     def __init__(self, *args: Any, deadline: _Deadline, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._deadline = deadline
 
     def connect(self) -> None:
-        super().connect()
-        self._deadline.watch(self.sock)
+        super().connect()  # type: ignore[misc]
+        self._deadline.watch(self.sock)  # type: ignore[attr-defined]
 
 
-class _DeadlineHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, *args: Any, deadline: _Deadline, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self._deadline = deadline
+class _DeadlineHTTPConnection(_DeadlineConnection, http.client.HTTPConnection):
+    pass
 
-    def connect(self) -> None:
-        super().connect()
-        self._deadline.watch(self.sock)
+
+class _DeadlineHTTPSConnection(_DeadlineConnection, http.client.HTTPSConnection):
+    pass
 
 
 class _DeadlineHTTPHandler(urllib.request.HTTPHandler):
