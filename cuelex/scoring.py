@@ -21,6 +21,7 @@ import logging
 import math
 import sys
 import time
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import regex
 from pydantic import BaseModel, ConfigDict
 
 from . import metrics as M
@@ -65,6 +67,7 @@ class ScoredPair(BaseModel):
     output_level: Level | None = None
     output_cue: Cue | None = None
     candidate_levels: tuple[Level, ...] = ()
+    level_source: str | None = None
     p_source: float | None = None
     p_output: float | None = None
 
@@ -135,8 +138,17 @@ class ScoredPair(BaseModel):
             "match_detail": m.detail if m else None,
             "match_score": m.score if m else None,
             "context_similarity": m.context_similarity if m else None,
+            "match_confidence": m.confidence if m else None,
+            "low_confidence": bool(m.low_confidence) if m else False,
+            "match_concept": m.concept if m else None,
             "n_candidates": m.n_candidates if m else 0,
+            "alternatives": (
+                "; ".join(f"{s}-{e}:{lv.value}" for (s, e), lv in
+                          list(zip(m.candidates, self.candidate_levels, strict=False))[1:])
+                if m and len(m.candidates) > 1 else ""
+            ),  # fmt: skip
             "level_ambiguous": self.level_ambiguous,
+            "level_source": self.level_source,
             "output_text": m.text if m else None,
             "output_start": m.start if m else None,
             "output_end": m.end if m else None,
@@ -330,10 +342,29 @@ class ScoreReport:
             Path(path).write_text(text + "\n", encoding="utf-8")
         return text
 
+    def to_check(self) -> list[ScoredPair]:
+        """Retained pairs whose alignment a user should check: low match confidence (a weak lay
+        paraphrase, a head-noun or fuzzy match), or occurrences that disagree in level."""
+        return [
+            p for p in self.pairs if p.match is not None and (p.match.low_confidence or p.level_ambiguous)
+        ]
+
     def summary(self, *, pairs: bool = True) -> str:
         """A readable summary: the rates with CIs, fates, directions, and (optionally) each pair."""
         frame = self.to_frame()
         lines = _summary_lines(self.metrics, frame, self.bertscore)
+        check = self.to_check()
+        if check:
+            lines.append(f"alignments to check: {len(check)}")
+            for p in check:
+                m = p.match
+                assert m is not None
+                why = []
+                if m.low_confidence:
+                    why.append(f"{m.tier}/{m.detail}, confidence {m.confidence:.2f}")
+                if p.level_ambiguous:
+                    why.append("occurrences differ in level: " + ", ".join(lv.value for lv in p.candidate_levels))
+                lines.append(f"  {p.source.target_text!r} -> {m.text!r}: " + "; ".join(why))
         if pairs and self.pairs:
             lines.append("pairs:")
             for p in self.pairs:
@@ -427,6 +458,8 @@ class _Scorer:
             if spans
             else {}
         )
+        ordered = sorted(output_pairs, key=lambda q: q.cue_start)
+        by_cue = (ordered, [q.cue_start for q in ordered])
         scored = []
         for p, m in zip(pairs, matches, strict=False):
             # a cue's survey probability speaks for the pair only if the cue decided its level alone
@@ -446,24 +479,99 @@ class _Scorer:
                 s, e = m.candidates[k]
                 m = m.model_copy(update={"start": s, "end": e, "text": output[s:e]})
             a = assessed[(m.start, m.end)]
-            cue = a.cue
+            level, cue, how = a.level, a.cue, "span"
+            if level is Level.ASSERTED:
+                level, cue, how = _reread(output, m.start, m.end, by_cue, level, cue)
+            if self.choice == "context" and k == 0 and len(m.candidates) > 1:
+                cand_levels = tuple(
+                    lv if sp != (m.start, m.end) else level
+                    for sp, lv in zip(m.candidates, cand_levels, strict=False)
+                )
             scored.append(
                 ScoredPair(
                     source=p,
-                    fate=M.classify(p.level, a.level),
+                    fate=M.classify(p.level, level),
                     match=m,
-                    output_level=a.level,
+                    output_level=level,
                     output_cue=cue,
                     candidate_levels=cand_levels,
+                    level_source=how,
                     p_source=p_source,
                     p_output=M.cue_probability(
-                        cue.text if cue is not None and cue.level is a.level else None,
-                        a.level,
+                        cue.text if cue is not None and cue.level is level else None,
+                        level,
                         anchors=self.anchors,
                     ),
                 )
             )
         return scored, output_pairs
+
+
+_GLOSS_LEAD = regex.compile(
+    r"\(\s*(?:(?:also\s+)?(?:called|known\s+as|termed|named)|i\.?e\.?,?|that\s+is,?|=|or)?\s*(?:an?\s+|the\s+)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+_GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
+
+
+def _reread(
+    output: str,
+    start: int,
+    end: int,
+    by_cue: tuple[list[CueTargetPair], list[int]],
+    level: Level,
+    cue: Cue | None,
+) -> tuple[Level, Cue | None, str]:
+    """A second look at an occurrence read as ASSERTED, for the ways LLM outputs carry a level:
+
+    * a cue inside the matched phrase ("heart is probably enlarged"): the level of the output pair
+      that cue makes on (part of) the phrase (``inner_cue``);
+    * a parenthetical gloss ("… enlarged or bulging (called an ascending aortic aneurysm)"): the
+      level of the phrase it glosses, the output pair whose target ends just before the
+      parenthesis (``gloss``).
+    """
+    ordered, cue_starts = by_cue
+    i = bisect_left(cue_starts, start)
+    while i < len(ordered) and ordered[i].cue_start < end:
+        q = ordered[i]
+        i += 1
+        if start <= q.cue_start and q.cue_end <= end and q.target_start < end and start < q.target_end:
+            return q.level, Cue(
+                text=q.cue_text, start=q.cue_start, end=q.cue_end, level=q.cue_level or q.level,
+                rule_id=q.rule_id, direction=q.direction,
+            ), "inner_cue"  # fmt: skip
+    open_at = output.rfind("(", max(0, start - 40), start)
+    if open_at == -1 or ")" in output[open_at:start] or "\n" in output[open_at:start]:
+        return level, cue, "span"
+    if not _GLOSS_LEAD.search(output[open_at:start]):
+        return level, cue, "span"
+    best = None
+    near = ordered[bisect_left(cue_starts, open_at - 300) : bisect_left(cue_starts, open_at + 300)]
+    for q in near:
+        gap = open_at - q.target_end
+        if 0 <= gap <= 3 and (best is None or q.target_end > best.target_end):
+            best = q
+    if best is None:
+        # the gloss names a whole hedged clause: "cannot rule out that part of it is enlarged or
+        # bulging (called an aneurysm)": the pair whose target is that clause's subject
+        for q in near:
+            between = output[q.target_end : open_at]
+            if (
+                0 < open_at - q.target_end <= 60
+                and q.sentence_start <= open_at < q.sentence_end
+                and _GLOSS_PREDICATE.search(between)
+                and not regex.search(r"[.;:!?]", between)
+                and (best is None or q.target_end > best.target_end)
+            ):
+                best = q
+    if best is None:
+        return level, cue, "span"
+    return best.level, Cue(
+        text=best.cue_text, start=best.cue_start, end=best.cue_end,
+        level=best.cue_level or best.level, rule_id=best.rule_id, direction=best.direction,
+    ), "gloss"  # fmt: skip
 
 
 def _make_scorer(
