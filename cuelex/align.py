@@ -115,7 +115,7 @@ CONFIDENCE: dict[str, float] = {
 #: more than a short sentence.
 CONTEXT_CHARS = 120
 #: Of more occurrences than this, only this many (nearest in relative position) are ranked.
-RANK_MAX = 64
+RANK_MAX = 24
 MAX_WINDOW = 8  # content words in a phrase window
 WORD_ORDER_MAX = 4  # phrases of up to this many content words may match in any order
 MODIFIER_MAX = 3  # modifiers a "modifiers" match may skip inside the output phrase
@@ -501,7 +501,12 @@ _GENERIC_HEADS = frozenset(
 )  # fmt: skip
 #: Words skipped inside a lay phrase in the output but never part of a key: hedge adverbs whose
 #: level is read separately ("heart is probably enlarged").
-_SKIP_IN_LAY = frozenset({"probably", "likely", "possibly", "maybe", "perhaps", "also", "still", "now", "definitely", "mostly"})
+_SKIP_IN_LAY = frozenset(
+    """
+    probably likely possibly maybe perhaps also still now definitely mostly
+    may might could can would will have has had
+    """.split()
+)  # fmt: skip
 #: A word before an output head that makes it another finding: adjective-like or anatomical.
 _DESCRIPTIVE = regex.compile(r"[a-z]+(?:al|ar|ic|ous|ary|ive|ile|oid|eal|ac)|lung|liver|kidney|heart|bone|rib|brain|chest|spine|skin|bowel|colon|gallbladder|bladder|thyroid|adrenal|breast|neck|abdominal|joint|knee|hip|shoulder|wrist|ankle|leg|arm|foot|hand|head|vein|artery|aorta", regex.V1)
 _CODE = regex.compile(r"[a-z]{1,2}\d{1,2}", regex.V1)  # vertebral and other level codes: l5, t12

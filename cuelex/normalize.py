@@ -342,7 +342,7 @@ def concept_index() -> ConceptIndex:
     from .vocab import DATA_DIR, cache_dir
 
     files = ["vocab_terms.tsv", "hpo_terms.tsv", "lay_terms.tsv", "word_variants.tsv"]
-    h = hashlib.sha256(b"concept-index-1")
+    h = hashlib.sha256(b"concept-index-3")
     for name in files:
         st = (DATA_DIR / name).stat()
         h.update(f"{name}:{st.st_size}:{st.st_mtime_ns}".encode())
@@ -387,7 +387,13 @@ def _build_concept_index() -> ConceptIndex:
             slot[entry.concept_id] = entry
 
     for form, cid in by_form_vocab.items():
-        add(by_form, form, LayEntry(cid, "vocabulary", "same"))
+        entry = LayEntry(cid, "vocabulary", "same")
+        add(by_form, form, entry)
+        words = form.split()
+        # "enlarged spleen" ~ "spleen may be enlarged"; never a term that loses a word to the
+        # filler list ("small bowel obstruction" must not become "bowel obstruction")
+        if 2 <= len(words) <= LAY_BAG_MAX and not any(w in LAY_FILLER for w in words):
+            add(by_lay, lay_key(words), entry)
     classes: dict[str, list] = {}  # type: ignore[type-arg]
     for r in read_hpo_table():
         classes.setdefault(r.hpo_id, []).append(r)
@@ -405,7 +411,7 @@ def _build_concept_index() -> ConceptIndex:
             if len(r.term.split()) > 6:
                 continue
             if r.term_type == "layperson":
-                add(by_lay, phrase_key(r.term), LayEntry(canon, "hpo", "same"))
+                add(by_lay, _lay_term_key(r.term), LayEntry(canon, "hpo", "same"))
             add(by_form, normal_form(r.term), LayEntry(canon, "hpo", "same"))
     for t in read_lay_terms():
         cid = concept_id(t.concept)
@@ -414,12 +420,22 @@ def _build_concept_index() -> ConceptIndex:
                 f"lay_terms.tsv line {t.line}: concept {t.concept!r} is not in the open vocabulary"
             )
         entry = LayEntry(cid, "lay", t.strength)
-        add(by_lay, phrase_key(t.lay_term), entry)
+        add(by_lay, _lay_term_key(t.lay_term), entry)
         add(by_form, normal_form(t.lay_term), entry)
     return ConceptIndex(
         {k: tuple(v.values()) for k, v in by_form.items()},
         {k: tuple(v.values()) for k, v in by_lay.items()},
     )
+
+
+def _lay_term_key(term: str) -> tuple[str, ...]:
+    """The lay key of a lay term, or () when skipping filler would leave one bare word of a longer
+    term ("large heart" must not become "heart")."""
+    key = phrase_key(term)
+    n_words = len(_WORD_RE.findall(term))
+    if len(key) == 1 and n_words > 1:
+        return ()
+    return key
 
 
 def concept_ids(text: str) -> tuple[LayEntry, ...]:
