@@ -152,6 +152,7 @@ _MODIFIERS = frozenset(
     acute chronic subacute new old prior recent early late residual persistent worsening
     improving increasing decreasing stable recurrent ongoing
     few several multiple numerous single solitary some any
+    overt gross frank obvious definite definitive significant appreciable xxxx
     """.split()
 )  # fmt: skip
 _ANTONYM_PREFIXES = (
@@ -496,7 +497,7 @@ _LABEL_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)
 _GENERIC_HEADS = frozenset(
     """
     defect change process disease abnormality finding findings lesion area region structure
-    appearance pattern sign symptom condition problem issue thing part site level mass density
+    appearance pattern sign symptom condition problem issue thing part site level density
     """.split()
 )  # fmt: skip
 #: Words skipped inside a lay phrase in the output but never part of a key: hedge adverbs whose
@@ -1064,6 +1065,12 @@ class Aligner:
                 k for k in starts[max(0, bisect_right(starts, (s_, 1 << 60, "")) - 64) : bisect_right(starts, (s_, 1 << 60, ""))]
                 if k[1] >= e_ and (k[0], k[1]) != (s_, e_)
             ]
+            # only a longer phrase that adds words on the left names another thing ("partly
+            # collapsed lung" is not "collapsed lung"); one that adds a place on the right keeps
+            # the shorter one ("fluid buildup" in "fluid buildup in the lungs")
+            if strength == "related" and inside and all(k[2] != cid for k in inside):
+                continue  # a weak paraphrase never stands inside a phrase naming something else
+            inside = [k for k in inside if k[1] == e_]
             if inside and all(k[2] != cid for k in inside):
                 continue
             kept_spans.append((s_, e_, cid))

@@ -342,7 +342,7 @@ def concept_index() -> ConceptIndex:
     from .vocab import DATA_DIR, cache_dir
 
     files = ["vocab_terms.tsv", "hpo_terms.tsv", "lay_terms.tsv", "word_variants.tsv"]
-    h = hashlib.sha256(b"concept-index-3")
+    h = hashlib.sha256(b"concept-index-4")
     for name in files:
         st = (DATA_DIR / name).stat()
         h.update(f"{name}:{st.st_size}:{st.st_mtime_ns}".encode())
@@ -413,12 +413,20 @@ def _build_concept_index() -> ConceptIndex:
             if r.term_type == "layperson":
                 add(by_lay, _lay_term_key(r.term), LayEntry(canon, "hpo", "same"))
             add(by_form, normal_form(r.term), LayEntry(canon, "hpo", "same"))
+    from .vocab import slug
+
     for t in read_lay_terms():
         cid = concept_id(t.concept)
         if cid is None:
-            raise VocabularyError(
-                f"lay_terms.tsv line {t.line}: concept {t.concept!r} is not in the open vocabulary"
-            )
+            # a finding the open vocabulary lacks ("osseous abnormality"): a concept of its own,
+            # named by the clinical term and its lay terms
+            if t.strength != "same" or not slug(t.concept):
+                raise VocabularyError(
+                    f"lay_terms.tsv line {t.line}: concept {t.concept!r} is not in the open "
+                    "vocabulary (a new concept needs strength 'same')"
+                )
+            cid = f"CLX:{slug(t.concept)}"
+            add(by_form, normal_form(t.concept), LayEntry(cid, "lay", "same"))
         entry = LayEntry(cid, "lay", t.strength)
         add(by_lay, _lay_term_key(t.lay_term), entry)
         add(by_form, normal_form(t.lay_term), entry)

@@ -480,8 +480,14 @@ class _Scorer:
                 m = m.model_copy(update={"start": s, "end": e, "text": output[s:e]})
             a = assessed[(m.start, m.end)]
             level, cue, how = a.level, a.cue, "span"
-            if level is Level.ASSERTED:
-                level, cue, how = _reread(output, m.start, m.end, by_cue, level, cue)
+            if cue is not None and m.start < cue.start and cue.end < m.end and cue.rule_id.startswith("alt."):
+                # an "or" inside the matched phrase belongs to it ("problems with your heart or
+                # lungs"): read the level of the phrase's first word instead
+                first = regex.match(r"[\w'’-]+", output[m.start : m.end])
+                if first:
+                    (b,) = self.engine.assess(output, [(m.start, m.start + first.end())], sentences=sentences)
+                    level, cue, how = b.level, b.cue, "phrase_head"
+            level, cue, how = _reread(output, m.start, m.end, by_cue, level, cue)
             if self.choice == "context" and k == 0 and len(m.candidates) > 1:
                 cand_levels = tuple(
                     lv if sp != (m.start, m.end) else level
@@ -508,12 +514,20 @@ class _Scorer:
 
 
 _GLOSS_LEAD = regex.compile(
-    r"\(\s*(?:(?:also\s+)?(?:called|known\s+as|termed|named)|i\.?e\.?,?|that\s+is,?|=|or)?\s*(?:an?\s+|the\s+)?$",
+    r"\(\s*(?:(?:also\s+)?(?:called|known\s+as|termed|named)|i\.?e\.?,?|that\s+is,?|=|or)?\s*"
+    r"(?:[^()]{0,40}?(?:\s+or|\s+and|,|/)\s*)?(?:an?\s+|the\s+)?$",
     regex.V1 | regex.IGNORECASE,
 )
 
 
 _GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
+
+
+def _as_cue(q: CueTargetPair) -> Cue:
+    return Cue(
+        text=q.cue_text, start=q.cue_start, end=q.cue_end, level=q.cue_level or q.level,
+        rule_id=q.rule_id, direction=q.direction,
+    )  # fmt: skip
 
 
 def _reread(
@@ -524,34 +538,43 @@ def _reread(
     level: Level,
     cue: Cue | None,
 ) -> tuple[Level, Cue | None, str]:
-    """A second look at an occurrence read as ASSERTED, for the ways LLM outputs carry a level:
+    """A second look at an occurrence, for the ways LLM outputs carry a level:
 
-    * a cue inside the matched phrase ("heart is probably enlarged"): the level of the output pair
-      that cue makes on (part of) the phrase (``inner_cue``);
-    * a parenthetical gloss ("… enlarged or bulging (called an ascending aortic aneurysm)"): the
-      level of the phrase it glosses, the output pair whose target ends just before the
-      parenthesis (``gloss``).
+    * a cue inside the matched phrase ("heart is probably enlarged"), when the phrase read as
+      ASSERTED: the level of the output pair that cue makes on (part of) the phrase (``inner_cue``);
+    * a parenthetical gloss ("no fluid around the lungs (pleural effusion)", "… enlarged or
+      bulging (called an ascending aortic aneurysm)", "no lump or spot (mass or nodule)"): the
+      level of the phrase it glosses (``gloss``), when the gloss read as ASSERTED or only an
+      alternative marker inside the parentheses decided it.
     """
     ordered, cue_starts = by_cue
-    i = bisect_left(cue_starts, start)
-    while i < len(ordered) and ordered[i].cue_start < end:
-        q = ordered[i]
-        i += 1
-        if start <= q.cue_start and q.cue_end <= end and q.target_start < end and start < q.target_end:
-            return q.level, Cue(
-                text=q.cue_text, start=q.cue_start, end=q.cue_end, level=q.cue_level or q.level,
-                rule_id=q.rule_id, direction=q.direction,
-            ), "inner_cue"  # fmt: skip
+    if level is Level.ASSERTED:
+        i = bisect_left(cue_starts, start)
+        while i < len(ordered) and ordered[i].cue_start < end:
+            q = ordered[i]
+            i += 1
+            if start <= q.cue_start and q.cue_end <= end and q.target_start < end and start < q.target_end:
+                return q.level, _as_cue(q), "inner_cue"
     open_at = output.rfind("(", max(0, start - 40), start)
     if open_at == -1 or ")" in output[open_at:start] or "\n" in output[open_at:start]:
         return level, cue, "span"
-    if not _GLOSS_LEAD.search(output[open_at:start]):
+    close_at = output.find(")", end, end + 80)
+    if close_at == -1 or not _GLOSS_LEAD.search(output[open_at:start]):
         return level, cue, "span"
+    own_alt = cue is not None and open_at < cue.start < close_at and cue.rule_id.startswith("alt.")
+    if level is not Level.ASSERTED and not own_alt:
+        return level, cue, "span"
+    near = ordered[bisect_left(cue_starts, open_at - 300) : bisect_left(cue_starts, open_at + 1)]
     best = None
-    near = ordered[bisect_left(cue_starts, open_at - 300) : bisect_left(cue_starts, open_at + 300)]
     for q in near:
-        gap = open_at - q.target_end
-        if 0 <= gap <= 3 and (best is None or q.target_end > best.target_end):
+        between = output[q.target_end : open_at]
+        if (
+            q.target_end <= open_at
+            and len(between) <= 40
+            and q.sentence_start <= open_at < q.sentence_end
+            and not regex.search(r"[.;:!?,()]", between)
+            and (best is None or q.target_end > best.target_end)
+        ):
             best = q
     if best is None:
         # the gloss names a whole hedged clause: "cannot rule out that part of it is enlarged or
@@ -562,16 +585,13 @@ def _reread(
                 0 < open_at - q.target_end <= 60
                 and q.sentence_start <= open_at < q.sentence_end
                 and _GLOSS_PREDICATE.search(between)
-                and not regex.search(r"[.;:!?]", between)
+                and not regex.search(r"[.;:!?()]", between)
                 and (best is None or q.target_end > best.target_end)
             ):
                 best = q
     if best is None:
         return level, cue, "span"
-    return best.level, Cue(
-        text=best.cue_text, start=best.cue_start, end=best.cue_end,
-        level=best.cue_level or best.level, rule_id=best.rule_id, direction=best.direction,
-    ), "gloss"  # fmt: skip
+    return best.level, _as_cue(best), "gloss"
 
 
 def _make_scorer(
