@@ -152,7 +152,7 @@ _MODIFIERS = frozenset(
     acute chronic subacute new old prior recent early late residual persistent worsening
     improving increasing decreasing stable recurrent ongoing
     few several multiple numerous single solitary some any
-    overt gross frank obvious definite definitive significant appreciable xxxx
+    overt gross frank obvious definite definitive significant appreciable xxxx earlier previous past
     """.split()
 )  # fmt: skip
 _ANTONYM_PREFIXES = (
@@ -465,6 +465,9 @@ class OutputIndex:
         le = min(len(text), end + 200) if le == -1 else le
         before = text[ls:start]
         after = text[end:le]
+        line = text[ls:le].strip()
+        if _HEADING_LINE.fullmatch(line):
+            return True  # a markdown heading or a line that is all bold
         if not _LABEL_BEFORE.fullmatch(before):
             return False
         if _LABEL_AFTER_LINE.fullmatch(after):
@@ -489,6 +492,7 @@ class OutputIndex:
 
 _LABEL_BEFORE = regex.compile(r"[ \t]*(?:#{1,6}[ \t]*|[-*•+>][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__|\*|_)?[ \t]*", regex.V1)
 _LABEL_AFTER_LINE = regex.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1)
+_HEADING_LINE = regex.compile(r"#{1,6}\s+[^\n]{1,80}|(?:[-*•+]\s+)?(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*:?", regex.V1)
 _LABEL_EMPHASIS = regex.compile(r"(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)", regex.V1)
 _LABEL_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)", regex.V1)
 
