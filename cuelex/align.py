@@ -934,6 +934,13 @@ class Aligner:
             if m:
                 out.setdefault(m.concept_id, "exact")
             return list(out.items())
+        for cid, how in self._index_concepts(target):
+            out.setdefault(cid, how)
+        return list(out.items())
+
+    def _index_concepts(self, target: str) -> list[tuple[str, str]]:
+        """The target's concepts in the concept index (see :meth:`_target_concepts`)."""
+        out: dict[str, str] = {}
         words = normal_words(target)
         core = [w for w in words if not _is_modifier(w)]
         phrases = [target]
@@ -1116,6 +1123,7 @@ class Aligner:
             if cands:
                 return "linker", cands
             # lay phrases the linker's index does not hold ("fluid around the lungs")
+            concepts = concepts + [c for c in self._index_concepts(target) if c[0] not in wanted]
         spans = self._concept_spans(idx)
         exact = [(cid, how) for cid, how in concepts if how == "exact"]
         if exact and any(cid in spans for cid, _ in exact):
