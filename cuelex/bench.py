@@ -2021,6 +2021,9 @@ def add_bench_subparser(subparsers: Any) -> None:
     from .runner import add_run_subparser
 
     add_run_subparser(sub, run_name="run", score_name="score")  # cuelex bench run / bench score
+    from .direct import add_direct_subparser
+
+    add_direct_subparser(sub)  # cuelex bench direct (RQ2)
 
     b = sub.add_parser(
         "build", help="extract, pre-screen and sample documents into a benchmark JSONL"

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import logging
+import signal
 import sys
+import tempfile
 import time
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, deque
+from collections.abc import Iterator, Sequence
 from importlib import resources as importlib_resources
 from pathlib import Path
+from typing import Any
 
+from . import __version__
 from .api import extract, get_engine, to_frame
-from .corpus import InputError, Problem, read_documents
+from .corpus import Document, InputError, Problem, read_documents
 from .levels import CUE_LEVELS
 from .records import CueTargetPair
 from .schema import ResourceError
@@ -86,8 +91,94 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+STDIN = "-"
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a command, after its finished work was saved (the message says where)."""
+
+
+def _stdin_documents(
+    fmt: str, text_col: str, id_col: str | None, problems: list[Problem]
+) -> Iterator[Document]:
+    """Documents from standard input: one plain-text document (``txt``), or a CSV/TSV/JSONL table."""
+    stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+    raw = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+    if fmt == "txt":
+        yield Document(id="stdin", text=raw.decode("utf-8", errors="replace"))
+        return
+    with tempfile.TemporaryDirectory(prefix="cuelex-stdin-") as tmp:
+        path = Path(tmp) / f"stdin.{fmt}"
+        path.write_bytes(raw)
+        found: list[Problem] = []
+        try:
+            yield from read_documents(path, text_col=text_col, id_col=id_col, problems=found)
+        except InputError as exc:
+            raise InputError(str(exc).replace(str(path), "<stdin>")) from None
+        finally:
+            problems.extend(Problem("<stdin>", pr.row, pr.message) for pr in found)
+
+
+def _documents(args: argparse.Namespace, problems: list[Problem]) -> Iterator[Document]:
+    if args.files.count(STDIN) > 1:
+        raise InputError("standard input ('-') can be read only once")
+    for f in args.files:
+        if f == STDIN:
+            yield from _stdin_documents(args.stdin_format, args.text_col, args.id_col, problems)
+        else:
+            yield from read_documents(
+                f, text_col=args.text_col, id_col=args.id_col, problems=problems
+            )
+
+
+def _extract_one(item: tuple[str, str, dict[str, Any]]) -> list[CueTargetPair]:
+    """The pairs of one document (``item``: id, text, extract options)."""
+    doc_id, text, options = item
+    return extract(text, doc_id=doc_id, **options)
+
+
+def _extract_batch(items: list[tuple[str, str, dict[str, Any]]]) -> list[list[CueTargetPair]]:
+    """Worker task of ``cuelex extract --workers``: the pairs of a few documents."""
+    return [_extract_one(item) for item in items]
+
+
+def _in_parallel(
+    pool: Any, items: Iterator[tuple[str, str, dict[str, Any]]], workers: int, chunk: int = 16
+) -> Iterator[list[CueTargetPair]]:
+    """Each document's pairs, in input order, from ``workers`` processes; only a few chunks are
+    in flight at a time, so a large input streams instead of being read into memory first."""
+    pending: deque[Any] = deque()
+
+    def submit() -> bool:
+        batch = list(itertools.islice(items, chunk))
+        if batch:
+            pending.append(pool.submit(_extract_batch, batch))
+        return bool(batch)
+
+    for _ in range(4 * workers):
+        if not submit():
+            break
+    while pending:
+        done = pending.popleft().result()
+        submit()
+        yield from done
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the main process (one message, not a traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _progress_bar(enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(desc="cuelex extract", unit="doc", file=sys.stderr, leave=False)
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
-    options = dict(
+    options: dict[str, Any] = dict(
         link=args.link,
         vocabulary=args.vocabulary,
         deduplicate=args.dedup,
@@ -95,26 +186,120 @@ def cmd_extract(args: argparse.Namespace) -> int:
         rules_dir=args.rules,
         extra_lexicons=args.extra_lexicon or (),
     )
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
     get_engine(
         args.lexicons, args.rules, args.extra_lexicon or ()
     )  # a bad lexicon fails before any input is read
     problems: list[Problem] = []
     pairs: list[CueTargetPair] = []
     n = 0
+    bar = _progress_bar(not args.quiet and sys.stderr.isatty())
     t0 = time.perf_counter()
-    for f in args.files:
-        for doc in read_documents(f, text_col=args.text_col, id_col=args.id_col, problems=problems):
-            pairs.extend(extract(doc.text, doc_id=doc.id, **options))
+    docs = ((d.id, d.text, options) for d in _documents(args, problems))
+    pool = None
+    try:
+        if args.workers == 1:
+            results: Iterator[list[CueTargetPair]] = map(_extract_one, docs)
+        else:
+            from concurrent.futures import ProcessPoolExecutor
+
+            pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_ignore_sigint)
+            results = _in_parallel(pool, docs, args.workers)
+        for found in results:
+            pairs.extend(found)
             n += 1
+            if bar is not None:
+                bar.update(1)
+    except KeyboardInterrupt:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+            pool = None
+        if bar is not None:
+            bar.close()
+        where = args.output or "standard output"
+        if args.output or pairs:
+            _emit(pairs, args.output)
+        raise Interrupted(
+            f"interrupted after {n} document(s); the pairs of those were written to {where}"
+        ) from None
+    finally:
+        if pool is not None:
+            pool.shutdown()
+        if bar is not None:
+            bar.close()
     seconds = time.perf_counter() - t0
-    if args.output:
-        _write_pairs(pairs, Path(args.output))
-    else:
-        to_frame(pairs).to_csv(sys.stdout, index=False)
-    print(_summary(pairs, n, seconds), file=sys.stderr)
+    _emit(pairs, args.output)
+    if not args.quiet:
+        print(_summary(pairs, n, seconds), file=sys.stderr)
     for problem in problems:
         print(f"skipped: {problem}", file=sys.stderr)
     return 0
+
+
+def _emit(pairs: list[CueTargetPair], output: str | None) -> None:
+    if output:
+        _write_pairs(pairs, Path(output))
+    else:
+        to_frame(pairs).to_csv(sys.stdout, index=False)
+
+
+def _lexicon_check(
+    files: Sequence[str | Path], *, rules_dir: str | None = None, alone: bool = False
+) -> tuple[int, int, list[str]]:
+    """Validate lexicon files (schema, regexes, ids unique with the shipped lexicons unless
+    ``alone``) and run every example of their entries through the engine.
+
+    Returns (entries, examples, failures); each failure names the file, the entry id, the example
+    and what came out instead.
+    """
+    from .resources import load_lexicon_files
+
+    paths = [Path(f) for f in files]
+    for path in paths:
+        if not path.is_file():
+            raise InputError(f"{path}: lexicon file not found")
+    engine = (
+        get_engine(paths, rules_dir) if alone else get_engine(None, rules_dir, paths)
+    )  # validates every file: schema, regexes, duplicate ids, rule references
+    failures: list[str] = []
+    n_entries = n_examples = 0
+    for path in paths:
+        for entry in load_lexicon_files([path]):
+            n_entries += 1
+            for k, ex in enumerate(entry.examples, 1):
+                n_examples += 1
+                got = engine.extract(ex.text)
+                found = [(p.target_text, p.level.value, p.rule_id) for p in got]
+                if ex.target is None:
+                    own = [f for f in found if f[2] == entry.id]
+                    if own:
+                        failures.append(
+                            f"{path}: entry {entry.id!r}, example {k} ({ex.text!r}): expected no "
+                            f"pair from this entry, got {own}"
+                        )
+                    continue
+                level = (ex.level or entry.level).value
+                hits = [f for f in found if f[0] == ex.target]
+                if not any(h[1] == level for h in hits):
+                    failures.append(
+                        f"{path}: entry {entry.id!r}, example {k} ({ex.text!r}): expected target "
+                        f"{ex.target!r} at {level}, got "
+                        + (", ".join(f"{t!r} {lv} (entry {r})" for t, lv, r in found) or "no pair")
+                    )
+    return n_entries, n_examples, failures
+
+
+def cmd_lexicon_check(args: argparse.Namespace) -> int:
+    """``cuelex lexicon check FILE...``: validate lexicon files and run their examples."""
+    n_entries, n_examples, failures = _lexicon_check(
+        args.files, rules_dir=args.rules, alone=args.alone
+    )
+    for line in failures:
+        print(f"FAIL {line}", file=sys.stderr)
+    status = "ok" if not failures else f"{len(failures)} example(s) failed"
+    print(f"{len(args.files)} file(s), {n_entries} entries, {n_examples} examples: {status}")
+    return 1 if failures else 0
 
 
 # (module, function that adds its subcommands): each stage of the pipeline owns its CLI
@@ -129,6 +314,7 @@ _SUBCOMMANDS: tuple[tuple[str, str], ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cuelex", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"cuelex {__version__}")
     parser.add_argument(
         "-v", "--verbose", action="count", default=0, help="more log output (-vv: DEBUG)"
     )
@@ -150,7 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
         "extract", help="extract cue-target pairs from .txt/.csv/.jsonl files or folders"
     )
     p.add_argument(
-        "files", nargs="+", help="inputs: .txt, folder of .txt, .csv/.tsv/.jsonl (optionally .gz)"
+        "files",
+        nargs="+",
+        help="inputs: .txt, folder of .txt, .csv/.tsv/.jsonl (optionally .gz); - reads standard input",
     )
     p.add_argument("-o", "--output", help="output .csv or .jsonl (default: CSV on stdout)")
     p.add_argument(
@@ -175,7 +363,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--dedup", action="store_true", help="keep each target once per document (paper's rules)"
     )
+    p.add_argument(
+        "--workers", type=int, default=1, help="worker processes (default 1; output order is kept)"
+    )
+    p.add_argument(
+        "--stdin-format",
+        choices=("txt", "csv", "tsv", "jsonl"),
+        default="txt",
+        help="what '-' reads: one plain-text document (default) or a table",
+    )
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar and no summary on stderr"
+    )
     p.set_defaults(func=cmd_extract)
+
+    p = sub.add_parser("lexicon", help="check your own lexicon files")
+    lsub = p.add_subparsers(dest="lexicon_command", required=True)
+    c = lsub.add_parser(
+        "check",
+        help="validate lexicon files and run every example of their entries",
+        description=(
+            "Validate each FILE (schema, regular expressions, ids unique together with the "
+            "shipped lexicons) and run every example of its entries through the extractor, with "
+            "the shipped lexicons plus these files (--alone: these files only). Fails (exit 1) "
+            "naming the entry id, the example and what came out."
+        ),
+    )
+    c.add_argument("files", nargs="+", metavar="FILE", help="lexicon YAML file(s)")
+    c.add_argument("--rules", default=None, help="rules folder replacing the shipped rules")
+    c.add_argument(
+        "--alone", action="store_true", help="use these files instead of the shipped lexicons"
+    )
+    c.set_defaults(func=cmd_lexicon_check)
 
     for module, hook in _SUBCOMMANDS:
         try:
@@ -201,9 +420,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     try:
         return int(args.func(args) or 0)
-    except (InputError, ResourceError, ValueError, TypeError, FileNotFoundError) as exc:
+    except (
+        InputError, ResourceError, ValueError, TypeError, FileNotFoundError, FileExistsError
+    ) as exc:
         print(f"cuelex: error: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as exc:
+        print(f"cuelex: {exc}", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        # one line, no traceback; what a command finished is already on disk (run caches are
+        # append-only, benchmark builds keep finished chunks in --work-dir)
+        print("cuelex: interrupted (Ctrl-C); finished work is kept", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,7 +8,7 @@ from spacy.tokens import Doc
 
 from .api import get_engine, get_linker
 from .dedup import deduplicate
-from .extensions import ASSESS_KEY, PAIRS_KEY, register_extensions
+from .extensions import ASSESS_KEY, PAIRS_KEY, encode, register_extensions
 
 register_extensions()
 
@@ -73,7 +73,8 @@ class CuelexComponent:
             pairs = self.linker.link(text, pairs)
         if self.deduplicate:
             pairs = deduplicate(pairs)
-        doc.user_data[PAIRS_KEY] = [p.model_dump(mode="json") for p in pairs]
+        # JSON text, not dicts: see cuelex.extensions (medSpaCy's msgpack decoders)
+        doc.user_data[PAIRS_KEY] = encode([p.model_dump(mode="json") for p in pairs])
         if self.spans_key:
             spans = []
             for p in pairs:
@@ -87,13 +88,15 @@ class CuelexComponent:
             found = self.engine.assess(
                 text, [(e.start_char, e.end_char) for e in doc.ents], sentences=sents
             )
-            doc.user_data[ASSESS_KEY] = {
-                f"{a.start}:{a.end}": {
-                    "level": a.level.value,
-                    "cue": a.cue.model_dump(mode="json") if a.cue else None,
+            doc.user_data[ASSESS_KEY] = encode(
+                {
+                    f"{a.start}:{a.end}": {
+                        "level": a.level.value,
+                        "cue": a.cue.model_dump(mode="json") if a.cue else None,
+                    }
+                    for a in found
                 }
-                for a in found
-            }
+            )
         return doc
 
 

@@ -92,9 +92,7 @@ def plot_compounding(
     for m in metrics:
         if m not in TABLE2_METRICS:
             raise ValueError(f"unknown metric {m!r}; choose from {TABLE2_METRICS}")
-    frame = table.rename(
-        columns={f"{m}_ci_{end}": f"{m}_{short}" for m in metrics for end, short in (("low", "lo"), ("high", "hi"))}
-    )
+    frame = table  # <metric>_ci_low/_ci_high: the names the plots read
     keys = [c for c in ("system", "task", "condition") if c in frame.columns]
     if keys:
         frame = frame.assign(run=frame[keys].astype(str).agg(" / ".join, axis=1))

@@ -1,10 +1,22 @@
 """spaCy ``Doc`` and ``Span`` extensions of cuelex, registered in one place.
 
-Values live in ``doc.user_data`` as plain msgpack-friendly dicts, so Docs survive ``to_bytes`` and
+Values live in ``doc.user_data`` as JSON *strings*, so Docs survive ``to_bytes`` and
 ``nlp.pipe(n_process=2)``; the getters turn them back into typed records.
+
+Why strings and not plain dicts: spaCy ships ``user_data`` between processes with msgpack, and
+medSpaCy registers global msgpack decoders (``srsly.msgpack_decoders``) that take over *any* decoded
+dict holding a ``"section"``, ``"modifier"``, ``"modifiers"`` or ``"context_graph"`` key — e.g.
+``medspacy/section_detection/section.py::deserialize_section`` turns ``{"section": None, ...}`` into
+``Section.from_serialized_representation(None)``, which fails with "'NoneType' object is not
+subscriptable". Every cue–target pair has a ``section`` field, so as soon as ``import medspacy`` has
+run, dicts would be hijacked on the way back from a worker. A string is never passed to an object
+hook, whatever decoders are registered.
 """
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 from spacy.tokens import Doc, Span
 
@@ -15,12 +27,28 @@ PAIRS_KEY = "cuelex_pairs"
 ASSESS_KEY = "cuelex_assessments"
 
 
+def encode(value: Any) -> str:
+    """JSON text of a ``user_data`` value (what the component stores)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _decoded(value: Any, empty: Any) -> Any:
+    if value is None:
+        return empty
+    if isinstance(value, (str, bytes)):
+        return json.loads(value)
+    return value  # a Doc written by cuelex ≤ 0.1.0 (plain dicts)
+
+
 def _cue_pairs(doc: Doc) -> list[CueTargetPair]:
-    return [CueTargetPair.model_validate(d) for d in doc.user_data.get(PAIRS_KEY, [])]
+    return [
+        CueTargetPair.model_validate(d) for d in _decoded(doc.user_data.get(PAIRS_KEY), [])
+    ]
 
 
 def _assessment(span: Span) -> dict | None:
-    return span.doc.user_data.get(ASSESS_KEY, {}).get(f"{span.start_char}:{span.end_char}")
+    found = _decoded(span.doc.user_data.get(ASSESS_KEY), {})
+    return found.get(f"{span.start_char}:{span.end_char}")
 
 
 def _uncertainty_level(span: Span) -> Level | None:

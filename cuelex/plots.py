@@ -31,7 +31,7 @@ import pandas as pd
 if TYPE_CHECKING:  # matplotlib is imported when a plot is drawn (optional dependency)
     from matplotlib.figure import Figure
 
-from .report import LEVEL_COLORS, LEVEL_DARK, RATES
+from .report import CI_SUFFIXES, LEVEL_COLORS, LEVEL_DARK, RATES
 
 __all__ = [
     "LEVEL_ORDER",
@@ -137,7 +137,8 @@ def metric_bars(
     """Bars of each metric (one panel per metric) per system, grouped by task × condition.
 
     ``table``: a DataFrame with ``system``, ``task``, ``condition`` and the metric columns (rates
-    in 0–1), optionally ``<metric>_lo`` / ``<metric>_hi`` confidence bounds drawn as whiskers.
+    in 0–1), optionally ``<metric>_ci_low`` / ``<metric>_ci_high`` confidence bounds drawn as
+    error bars.
     Missing ``task``/``condition`` columns are allowed (one group).
     """
     df = _frame(table, "metric_bars").copy()
@@ -168,7 +169,7 @@ def metric_bars(
             x = [i + (gi - (len(groups) - 1) / 2) * width for i in range(len(systems))]
             vals = (pd.to_numeric(sub[metric], errors="coerce") * 100).to_numpy()
             yerr = None
-            lo, hi = f"{metric}_lo", f"{metric}_hi"
+            lo, hi = (f"{metric}{s}" for s in CI_SUFFIXES)
             if lo in sub.columns and hi in sub.columns:
                 lo_v = (pd.to_numeric(sub[lo], errors="coerce") * 100).to_numpy()
                 hi_v = (pd.to_numeric(sub[hi], errors="coerce") * 100).to_numpy()
@@ -284,7 +285,7 @@ def iteration_lines(
 ) -> Any:
     """URR and CAR (or ``metrics``) against the iteration number, with optional CI bands.
 
-    ``table``: columns ``iteration`` and the metrics (0–1), optionally ``<metric>_lo``/``_hi`` and a
+    ``table``: columns ``iteration`` and the metrics (0–1), optionally ``<metric>_ci_low``/``_ci_high`` and a
     grouping column ``by`` (e.g. ``system``; used automatically when a ``system`` column exists).
     """
     df = _frame(table, "iteration_lines").copy()
@@ -306,7 +307,7 @@ def iteration_lines(
             label = metric if g is None else f"{metric} · {g}"
             ax.plot(x, y, styles[gi % len(styles)], marker="o", markersize=4,
                     color=_METRIC_COLORS.get(metric, None), label=label)  # fmt: skip
-            lo, hi = f"{metric}_lo", f"{metric}_hi"
+            lo, hi = (f"{metric}{s}" for s in CI_SUFFIXES)
             if lo in sub.columns and hi in sub.columns:
                 ax.fill_between(
                     x,
@@ -398,9 +399,18 @@ def level_distribution(
 
 
 def plots_for(
-    path: str | Path, out_dir: str | Path, *, formats: Sequence[str] = ("svg", "png")
+    path: str | Path,
+    out_dir: str | Path,
+    *,
+    formats: Sequence[str] = ("svg", "png"),
+    prefix: str = "",
+    overwrite: bool = False,
 ) -> list[Path]:
     """Write every plot that fits the input file to ``out_dir``; return the files written.
+
+    Files are named ``<prefix><plot>.<format>`` (``levels.svg``, ``metrics.png``, …). An existing
+    file is never replaced silently: without ``overwrite`` a ``FileExistsError`` names it before
+    anything is written.
 
     * run table (CSV/JSON rows with ``system`` and the rates): ``metric_bars``
     * iteration table (``iteration``, ``URR``, ``CAR``): ``iteration_lines``
@@ -455,20 +465,54 @@ def plots_for(
                 f"{p}: nothing to plot; expected a run table (system, TRR…OHR), an iteration table "
                 f"(iteration, URR, CAR) or a pairs table (level); columns are {sorted(cols)}"
             )
+    targets = [out / f"{prefix}{stem}.{f}" for stem, _, _ in jobs for f in formats]
+    existing = [t for t in targets if t.exists()]
+    if existing and not overwrite:
+        raise FileExistsError(
+            f"{', '.join(map(str, existing))} already exist(s); pass --overwrite (overwrite=True) "
+            "to replace, or write to another folder"
+        )
     written = []
     for stem, fn, arg in jobs:
         fig = fn(arg, fmt="figure")
         for f in formats:
-            target = out / f"{stem}.{f}"
+            target = out / f"{prefix}{stem}.{f}"
             target.parent.mkdir(parents=True, exist_ok=True)
             _save(fig, target, f)
             written.append(target)
     return written
 
 
+def _prefixes(inputs: Sequence[str | Path]) -> list[str]:
+    """File-name prefixes for several inputs drawn into one folder: each input's name (without
+    suffixes); inputs that share a name get their parent folders too. One input: no prefix."""
+    if len(inputs) == 1:
+        return [""]
+    paths = [Path(i) for i in inputs]
+    if len({p.resolve() for p in paths}) < len(paths):
+        raise ValueError("the same input is given twice")
+
+    def name(p: Path, depth: int) -> str:
+        base = p.name.split(".")[0]
+        parts = [*p.resolve().parent.parts[-depth:], base] if depth else [base]
+        return "_".join(x.strip("/") for x in parts if x.strip("/")) + "_"
+
+    for depth in range(0, 8):
+        names = [name(p, depth) for p in paths]
+        if len(set(names)) == len(names):
+            return names
+    raise ValueError(f"cannot tell the inputs apart by name: {[str(p) for p in paths]}")
+
+
 def cmd_plots(args: argparse.Namespace) -> int:
-    """``cuelex plots INPUT -o DIR``."""
-    files = plots_for(args.input, args.output, formats=args.format or ("svg", "png"))
+    """``cuelex plots INPUT... -o DIR``: several inputs get their own file names, and existing
+    files are replaced only with ``--overwrite``."""
+    formats = args.format or ("svg", "png")
+    prefixes = _prefixes(args.input)
+    files = []
+    for path, prefix in zip(args.input, prefixes, strict=True):
+        files += plots_for(path, args.output, formats=formats, prefix=prefix,
+                           overwrite=args.overwrite)  # fmt: skip
     for f in files:
         print(f"wrote {f}")
     return 0
@@ -481,13 +525,16 @@ def add_plots_subparser(subparsers: argparse._SubParsersAction) -> argparse.Argu
         help="write plots (SVG and PNG) of a run table, score JSON or pairs table",
         description=(
             "Write every plot that fits INPUT: metric bars with CIs (run table: system, task, "
-            "condition, TRR, URR, CAR, PCR, OHR [+ _lo/_hi]), URR/CAR across iterations "
+            "condition, TRR, URR, CAR, PCR, OHR [+ <metric>_ci_low/_ci_high]), URR/CAR across iterations "
             "(iteration table), the source x output level heatmap and the level distribution "
             "(score JSON of `cuelex score -o`, or a pairs table such as out/demo_pairs.csv)."
         ),
     )
-    p.add_argument("input", metavar="INPUT", help="run table, score JSON or pairs table")
+    p.add_argument("input", metavar="INPUT", nargs="+",
+                   help="run table, score JSON or pairs table; several inputs get prefixed names")  # fmt: skip
     p.add_argument("-o", "--output", default="out/plots", help="folder (default out/plots)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace plots already in the folder (default: refuse and name them)")  # fmt: skip
     p.add_argument("--format", action="append", choices=("svg", "png"),
                    help="svg and/or png (repeatable; default both)")  # fmt: skip
     p.set_defaults(func=cmd_plots)
@@ -502,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(["plots", *(argv if argv is not None else __import__("sys").argv[1:])])
     try:
         return args.func(args)
-    except (ValueError, FileNotFoundError, TypeError, ImportError) as exc:
+    except (ValueError, FileNotFoundError, FileExistsError, TypeError, ImportError) as exc:
         print(f"error: {exc}", file=__import__("sys").stderr)
         return 2
 

@@ -93,6 +93,10 @@ FATE_LABELS: dict[str, tuple[str, str, str]] = {
     "dropped": ("\u2717", "dropped (not in output)", "#57606a"),
 }
 RATES: tuple[str, ...] = ("TRR", "URR", "CAR", "PCR", "OHR")
+#: Confidence bounds of a metric in a wide table are ``<metric>_ci_low`` / ``<metric>_ci_high`` —
+#: the one naming of cuelex.metrics (``ci_low``/``ci_high``), the runner, ``cuelex bench score``,
+#: the plots and this report.
+CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
 RUN_KEYS: tuple[str, ...] = ("system", "task", "condition")
 
 _CSS = """
@@ -129,6 +133,8 @@ code{font-size:12px}
 .legend{margin-bottom:10px}
 .plots img,.plots svg{max-width:100%;height:auto}
 .plots figure{margin:8px 0 16px}
+.table-wrap{max-width:100%;overflow-x:auto}
+table.run{font-size:13px}table.run td.num{white-space:nowrap}
 """
 _CSS += "".join(
     f".cue.lv-{lv}{{background:{c}}}.tgt.tlv-{lv}{{text-decoration-color:{LEVEL_DARK[lv]}}}"
@@ -669,27 +675,43 @@ def render_corpus(data: Mapping[str, Any], *, title: str | None = None) -> str:
     return _page(page_title, body)
 
 
+def _is_ci_col(name: str) -> bool:
+    return name.endswith(CI_SUFFIXES)
+
+
+def _cell(c: str, v: Any, rec: Mapping[str, Any]) -> str:
+    """One number of a run table, formatted: rates as percentages with their CI, counts as
+    integers, other floats with three decimals."""
+    if c in RATES or c in ("inflation", "deflation"):
+        return f"<td class='num'>{_pct(v)}{_ci(rec.get(f'{c}_ci_low'), rec.get(f'{c}_ci_high'))}</td>"
+    if _missing(v):
+        return "<td class='num'>n/a</td>"
+    if isinstance(v, float) and float(v).is_integer() and (c.startswith("n_") or c == "iteration"):
+        return f"<td class='num'>{int(v)}</td>"
+    if isinstance(v, float):
+        return f"<td class='num'>{v:.3f}</td>"
+    return f"<td class='num'>{_esc(v)}</td>"
+
+
 def _frame_table(df: Any, keys: Sequence[str]) -> str:
-    cols = list(df.columns)
-    head = "".join(f"<th>{_esc(c)}</th>" for c in cols if not str(c).endswith(("_lo", "_hi")))
+    """A wide table (one row per system/task/condition); ``<metric>_ci_low``/``_ci_high`` columns
+    are shown as brackets beside their metric, not as columns of their own. Wrapped so that a
+    wide table scrolls inside the page instead of overflowing it."""
+    cols = [c for c in df.columns if not _is_ci_col(str(c))]
+    head = "".join(f"<th>{_esc(c)}</th>" for c in cols)
     rows = []
     for rec in df.to_dict(orient="records"):
         cells = []
         for c in cols:
-            cs = str(c)
-            if cs.endswith(("_lo", "_hi")):
-                continue
             v = rec[c]
-            if c in keys or not isinstance(v, (int, float)) or isinstance(v, bool):
+            if c in keys or isinstance(v, bool) or not isinstance(v, (int, float)):
                 cells.append(f"<td>{_esc(v)}</td>")
             else:
-                cells.append(
-                    f"<td class='num'>{_pct(v)}{_ci(rec.get(f'{cs}_lo'), rec.get(f'{cs}_hi'))}</td>"
-                    if cs in RATES or cs in ("inflation", "deflation")
-                    else f"<td class='num'>{_esc(v)}</td>"
-                )
+                cells.append(_cell(str(c), v, rec))
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    return f"<table class='run'><tr>{head}</tr>{''.join(rows)}</table>"
+    return (
+        f"<div class='table-wrap'><table class='run'><tr>{head}</tr>{''.join(rows)}</table></div>"
+    )
 
 
 def _plot_html(name: str, plot: Any) -> str:
@@ -739,7 +761,7 @@ def render_run(
     """A run (system × task × condition) as a self-contained HTML page with its plots.
 
     ``table`` is a pandas DataFrame with columns ``system``, ``task``, ``condition``, ``TRR``,
-    ``URR``, ``CAR``, ``PCR``, ``OHR`` and optionally ``<metric>_lo``/``<metric>_hi`` confidence
+    ``URR``, ``CAR``, ``PCR``, ``OHR`` and optionally ``<metric>_ci_low``/``<metric>_ci_high`` confidence
     bounds and other columns (``n_pairs``, ...). ``plots`` maps a caption to SVG text (inlined),
     PNG bytes, base64 PNG, a ``data:`` URI or an .svg/.png file path (embedded as base64).
     """

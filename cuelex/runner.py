@@ -540,7 +540,7 @@ def execute(
         running = [f for f in pending if not f.cancelled()]
         if running:
             print(
-                f"cuelex run: interrupted; saving {len(running)} call(s) already running "
+                f"cuelex bench run: interrupted; saving {len(running)} call(s) already running "
                 "(interrupt again to abandon them)",
                 file=sys.stderr,
             )
@@ -907,9 +907,7 @@ def plot_table(
     """
     from .plots import metric_bars
 
-    frame = table.rename(
-        columns={f"{m}_ci_{end}": f"{m}_{short}" for m in metrics for end, short in (("low", "lo"), ("high", "hi"))}
-    )
+    frame = table  # <metric>_ci_low/_ci_high: the names the plots read
     for col in ("system", "task", "condition"):
         if col not in group_cols and col in frame.columns:
             frame = frame.drop(columns=col)
@@ -1024,7 +1022,7 @@ def add_run_subparser(
     p.set_defaults(func=cmd_run)
 
     p = subparsers.add_parser(score_name, help="score a run cache: Table 2 (TRR URR CAR PCR OHR)")
-    p.add_argument("cache", help="run cache written by `cuelex run`")
+    p.add_argument("cache", help="run cache written by `cuelex bench run`")
     p.add_argument("-o", "--output", help="CSV file for the table")
     p.add_argument("--plot", help="PNG/PDF/SVG file for the bar chart (needs matplotlib)")
     p.add_argument("--bertscore", action="store_true", help="add BERTScore F1 (needs cuelex[bertscore])")

@@ -841,8 +841,10 @@ def score_frame(
     """Score every row of a table of source/output pairs: metrics pooled, per document, per group.
 
     ``group_cols`` (e.g. ``["doc_type", "model", "task"]``) are carried into every table and get
-    their own breakdown. ``id_col`` names the document id column (default: the frame's index);
-    ids must be unique. ``source_pairs`` maps a document id to its own source pairs (a
+    their own breakdown. ``id_col`` names the document id column (default: the frame's index).
+    A row is keyed by (document id, group values): the same note scored for several models is
+    the usual layout and each (note, model) row keeps its own line in ``documents`` and is one
+    bootstrap unit; only a repeated (id, group) key is an error. ``source_pairs`` maps a document id to its own source pairs (a
     benchmark's gold pairs). A row whose source or output is not text raises a ``ValueError``
     naming it, or with ``errors="skip"`` is left out and listed in ``problems``. ``progress``: a
     tqdm bar (default: only when stderr is a terminal). Other options as for :func:`score`.
@@ -864,19 +866,32 @@ def score_frame(
     if id_col is not None and id_col not in df.columns:
         raise KeyError(f"id_col: the frame has no column {id_col!r} (columns: {list(df.columns)})")
     ids = (df[id_col] if id_col is not None else pd.Series(df.index, index=df.index)).astype(str)
-    dup = ids[ids.duplicated()].unique().tolist()
-    if dup:
-        raise ValueError(
-            f"document ids must be unique; repeated: {dup[:5]}{' …' if len(dup) > 5 else ''}"
+    # each row is keyed by (document id, group values): one note scored for several systems is
+    # several documents of the corpus, one per group
+    if group_cols:
+        key_frame = pd.concat([ids.rename("_id"), df[group_cols].astype(str)], axis=1)
+        keys = pd.Series(
+            [json.dumps(list(k), ensure_ascii=False) for k in key_frame.itertuples(index=False)],
+            index=df.index,
         )
+        shown = pd.Series([tuple(k) for k in key_frame.itertuples(index=False)], index=df.index)
+    else:
+        keys, shown = ids, ids
+    dup = shown[keys.duplicated()].unique().tolist()
+    if dup:
+        what = f"(document id, {', '.join(group_cols)})" if group_cols else "document ids"
+        raise ValueError(
+            f"{what} must be unique; repeated: {dup[:5]}{' …' if len(dup) > 5 else ''}"
+        )
+    unit_col = "_cuelex_unit" if group_cols else "doc_id"
     scorer = _make_scorer(**options)
     rows: list[dict[str, Any]] = []
     problems: list[dict[str, Any]] = []
     bert_inputs: list[tuple[str, str, str]] = []
     t0 = time.perf_counter()
     n_docs = 0
-    for i, (doc_id, rec) in enumerate(
-        _progress(zip(ids, df.to_dict(orient="records"), strict=False), len(df), progress)
+    for i, (doc_id, key, rec) in enumerate(
+        _progress(zip(ids, keys, df.to_dict(orient="records"), strict=True), len(df), progress)
     ):
         src, out = rec[source_col], rec[output_col]
         bad = [
@@ -888,7 +903,9 @@ def score_frame(
             msg = f"row {i} (id {doc_id!r}): " + "; ".join(bad)
             if errors == "raise":
                 raise ValueError(msg + ' (pass errors="skip" to leave such rows out)')
-            problems.append({"row": i, "doc_id": doc_id, "message": "; ".join(bad)})
+            problems.append(
+                {"row": i, "doc_id": doc_id, "message": "; ".join(bad), "_key": key}
+            )
             continue
         given = None
         if source_pairs is not None:
@@ -897,7 +914,9 @@ def score_frame(
                 msg = f"row {i} (id {doc_id!r}): no entry in source_pairs"
                 if errors == "raise":
                     raise ValueError(msg)
-                problems.append({"row": i, "doc_id": doc_id, "message": "no entry in source_pairs"})
+                problems.append(
+                    {"row": i, "doc_id": doc_id, "message": "no entry in source_pairs", "_key": key}
+                )
                 continue
         pairs = scorer.pairs_for(src, doc_id, given)
         scored, _ = scorer.score_pairs(src, out, pairs)
@@ -906,17 +925,29 @@ def score_frame(
         for k, p in enumerate(scored):
             r = p.row()
             r["doc_id"] = doc_id
+            if group_cols:
+                r[unit_col] = key
             r.update(groups)
             r["pair_index"] = k
             rows.append(r)
         if bertscore:
-            bert_inputs.append((doc_id, out, src))
+            bert_inputs.append((key, out, src))
     seconds = time.perf_counter() - t0
     columns = ["doc_id", *group_cols, "pair_index", *[c for c in PAIR_COLUMNS if c != "doc_id"]]
+    if group_cols:
+        columns.append(unit_col)
     pairs_df = pd.DataFrame(rows, columns=columns)
-    metrics = M.summarize(pairs_df, group_cols=group_cols, n_boot=n_boot, seed=seed, ci=ci)
+    metrics = M.summarize(
+        pairs_df, doc_col=unit_col, group_cols=group_cols, n_boot=n_boot, seed=seed, ci=ci
+    )
     metrics.settings["n_documents_scored"] = n_docs  # including documents without any source pair
-    documents = _documents_table(df, ids, group_cols, metrics, problems)
+    if group_cols:
+        pairs_df = pairs_df.drop(columns=unit_col)
+        doc_of = dict(zip(keys, ids, strict=True))
+        mdocs = metrics.documents
+        mdocs.insert(0, "doc_id", mdocs[unit_col].map(doc_of))
+        metrics.documents = mdocs.drop(columns=unit_col)
+    documents = _documents_table(df, ids, keys, group_cols, metrics, problems)
     config = {
         **scorer.config(),
         "n_boot": n_boot,
@@ -937,36 +968,53 @@ def score_frame(
         )
         bdf = pd.DataFrame(
             {
-                "doc_id": [d for d, _, _ in bert_inputs],
+                "_key": [k for k, _, _ in bert_inputs],
                 "bertscore_precision": [r["precision"] for r in res],
                 "bertscore_recall": [r["recall"] for r in res],
                 "bertscore_f1": [r["f1"] for r in res],
             }
         )
-        documents = documents.merge(bdf, on="doc_id", how="left")
+        doc_keys = _row_keys(documents, group_cols)
+        documents = (
+            documents.assign(_key=doc_keys).merge(bdf, on="_key", how="left").drop(columns="_key")
+        )
         config["bertscore_model"] = str(resolve_model_path(bertscore_model))
-    problems_df = pd.DataFrame(problems, columns=["row", "doc_id", "message"])
+    problems_df = pd.DataFrame(
+        [{k: v for k, v in pr.items() if k != "_key"} for pr in problems],
+        columns=["row", "doc_id", "message"],
+    )
     return CorpusScores(pairs_df, documents, metrics, problems_df, config)
+
+
+def _row_keys(frame: pd.DataFrame, group_cols: list[str]) -> list[str]:
+    """The (document id, group values) key of each row of a documents table, as score_frame builds it."""
+    if not group_cols:
+        return frame["doc_id"].astype(str).tolist()
+    sub = pd.concat([frame["doc_id"].astype(str), frame[group_cols].astype(str)], axis=1)
+    return [json.dumps(list(k), ensure_ascii=False) for k in sub.itertuples(index=False)]
 
 
 def _documents_table(
     df: pd.DataFrame,
     ids: pd.Series,
+    keys: pd.Series,
     group_cols: list[str],
     metrics: M.Metrics,
     problems: list[dict[str, Any]],
 ) -> pd.DataFrame:
-    """Per-document table that also lists scored documents without any source pair (|S| = 0)."""
+    """Per-document table (one row per (document id, group)) that also lists scored documents
+    without any source pair (|S| = 0), in the order of the input frame."""
     docs = metrics.documents.copy()
-    skipped = {p["doc_id"] for p in problems}
-    have = set(docs["doc_id"].astype(str)) if len(docs) else set()
+    skipped = {p["_key"] for p in problems}
+    have = set(_row_keys(docs, group_cols)) if len(docs) else set()
     extra = []
-    for doc_id, rec in zip(
+    for doc_id, key, rec in zip(
         ids,
+        keys,
         df[group_cols].to_dict(orient="records") if group_cols else [{}] * len(df),
-        strict=False,
+        strict=True,
     ):
-        if doc_id in have or doc_id in skipped:
+        if key in have or key in skipped:
             continue
         row = {"doc_id": doc_id, **rec, "n_pairs": 0, "n_retained": 0}
         for f in M.FATES:
@@ -974,8 +1022,9 @@ def _documents_table(
         extra.append(row)
     if extra:
         docs = pd.concat([docs, pd.DataFrame(extra)], ignore_index=True)
-    order = {d: i for i, d in enumerate(ids)}
-    docs = docs.sort_values("doc_id", key=lambda s: s.map(order)).reset_index(drop=True)
+    order = {k: i for i, k in enumerate(keys)}
+    rank = pd.Series([order.get(k, len(order)) for k in _row_keys(docs, group_cols)], index=docs.index)
+    docs = docs.loc[rank.sort_values(kind="stable").index].reset_index(drop=True)
     return docs
 
 

@@ -83,6 +83,61 @@ def test_pipe_with_two_processes():
     assert multi == single
 
 
+@pytest.mark.slow
+def test_pipe_with_two_processes_after_importing_medspacy():
+    # medSpaCy registers global msgpack decoders that take over any dict with a "section" key
+    # (every pair has one): before the fix this raised "'NoneType' object is not subscriptable"
+    import medspacy  # noqa: F401
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("cuelex", config={"spans_key": "cuelex"})
+    texts = [TEXT, "No fever.", "Atelectasis versus pneumonia."] * 4
+    single = [d._.cue_pairs for d in nlp.pipe(texts)]
+    multi_docs = list(nlp.pipe(texts, n_process=2, batch_size=3))
+    assert [d._.cue_pairs for d in multi_docs] == single
+    assert all(p.section is None or isinstance(p.section, str) for d in single for p in d)
+    assert [len(d.spans["cuelex"]) for d in multi_docs] == [len(s) for s in single]
+
+
+@spacy.Language.component("drop_target_rules")
+def drop_target_rules(doc):
+    """The documented workaround (docs/component.md): medSpaCy's TargetMatcher stores TargetRule
+    objects in ``Span._.target_rule``, which msgpack cannot carry between processes."""
+    for key in [k for k in doc.user_data if isinstance(k, tuple) and k[1:2] == ("target_rule",)]:
+        del doc.user_data[key]
+    return doc
+
+
+@pytest.mark.slow
+def test_pipe_with_two_processes_inside_medspacy_pipeline():
+    import medspacy
+    from medspacy.ner import TargetRule
+
+    texts = [TEXT, "No fever. Pneumonia is unlikely.", "Atelectasis versus pneumonia."] * 3
+
+    def view(doc):
+        return (doc._.cue_pairs, [(e.text, e._.uncertainty_level) for e in doc.ents])
+
+    # medSpaCy's sentence splitter + cuelex: multiprocessing as is
+    nlp = medspacy.load(medspacy_enable=["medspacy_pyrush"])
+    nlp.add_pipe("cuelex")
+    assert [d._.cue_pairs for d in nlp.pipe(texts, n_process=2, batch_size=2)] == [
+        d._.cue_pairs for d in nlp.pipe(texts)
+    ]
+    # with medSpaCy's TargetMatcher: its TargetRule objects need the workaround
+    nlp = medspacy.load(medspacy_enable=["medspacy_pyrush", "medspacy_target_matcher"])
+    nlp.get_pipe("medspacy_target_matcher").add(
+        [TargetRule("pneumonia", "PROBLEM"), TargetRule("pleural effusion", "PROBLEM")]
+    )
+    nlp.add_pipe("cuelex")
+    nlp.add_pipe("drop_target_rules", last=True)
+    single = [view(d) for d in nlp.pipe(texts)]
+    multi = [view(d) for d in nlp.pipe(texts, n_process=2, batch_size=2)]
+    assert multi == single
+    assert ("pneumonia", Level.UL3) in single[0][1]
+    assert ("Pneumonia", Level.HEDGED_ABSENT) in single[1][1]
+
+
 def test_runs_inside_medspacy_pipeline_with_its_sentences_and_targets():
     import medspacy
     from medspacy.ner import TargetRule

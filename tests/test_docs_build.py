@@ -22,7 +22,6 @@ CLI_MD = ROOT / "docs" / "cli.md"
 _EXTRA_HOOKS = (
     ("cuelex.report", "add_report_subparser"),
     ("cuelex.plots", "add_plots_subparser"),
-    ("cuelex.runner", "add_run_subparser"),
 )
 
 #: Warnings of a strict build that are known and owned by other pages (none today). Each entry is a
@@ -33,7 +32,10 @@ CLI_INTRO = """# Command line
 
 Every command is `cuelex COMMAND ...` (installed with the package) and prints `--help`. Errors in
 the input (a missing file or column, a malformed row, an unknown option value) end with
-`cuelex: error: ...` naming what is wrong, and exit status 2.
+`cuelex: error: ...` naming what is wrong, and exit status 2. Ctrl-C stops any command with one
+line on stderr and exit status 130, keeping what was finished (`cuelex extract` writes the pairs of
+the documents already done; run caches and `--work-dir` chunks are kept as they are). `cuelex
+--version` prints the version; `python -m cuelex` is the same command.
 
 | command | what it does |
 | --- | --- |

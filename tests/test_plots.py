@@ -26,8 +26,8 @@ RUN = pd.DataFrame(
             "CAR": 0.2,
             "PCR": 0.1,
             "OHR": 0.1,
-            "URR_lo": u - 0.1,
-            "URR_hi": u + 0.05,
+            "URR_ci_low": u - 0.1,
+            "URR_ci_high": u + 0.05,
         }
         for s, u in (("gpt", 0.6), ("copy", 0.9))
         for t in ("summarization", "revision")
@@ -95,7 +95,7 @@ def test_confusion_heatmap_from_every_source(tmp_path):
 def test_iteration_lines():
     it = pd.DataFrame({"iteration": [0, 1, 2] * 2, "URR": [1, .8, .6, 1, .9, .85],
                        "CAR": [0, .1, .3, 0, .05, .1], "system": ["a"] * 3 + ["b"] * 3,
-                       "URR_lo": [1, .7, .5, 1, .8, .8], "URR_hi": [1, .9, .7, 1, 1, .9]})  # fmt: skip
+                       "URR_ci_low": [1, .7, .5, 1, .8, .8], "URR_ci_high": [1, .9, .7, 1, 1, .9]})  # fmt: skip
     fig = P.iteration_lines(it, fmt="figure")
     labels = [line.get_label() for line in fig.axes[0].lines]
     assert labels == ["URR · a", "CAR · a", "URR · b", "CAR · b"]

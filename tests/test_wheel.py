@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import cuelex
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -37,6 +39,9 @@ def test_wheel_contains_data_files(wheel):
     assert "cuelex/data/aci_bench_notes.jsonl" in names
     assert "cuelex/data/ACI_BENCH_README.md" in names
     assert any(n.endswith("entry_points.txt") for n in names)
+    # type checkers read the hints only from a package marked typed (PEP 561); `python -m cuelex`
+    assert "cuelex/py.typed" in names
+    assert "cuelex/__main__.py" in names
 
 
 @pytest.mark.slow
@@ -63,3 +68,8 @@ def test_wheel_installs_and_extracts_outside_the_repo(wheel, tmp_path):
     )
     out = subprocess.check_output([str(py), "-c", code, str(site)], cwd=tmp_path, text=True)
     assert out.splitlines() == ["[('Pulmonary embolism', 'UL3'), ('effusion', 'UL1')]", "1"]
+    version = subprocess.run(
+        [str(py), "-m", "cuelex", "--version"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.strip() == f"cuelex {cuelex.__version__}"
