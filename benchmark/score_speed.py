@@ -547,7 +547,9 @@ line: `--tiers`, `--fuzzy-threshold`, `--semantic`, `--choice`, `--dedup`, `--li
 source_pairs=None, errors="raise", progress=None, ...)` — `source_pairs` maps a document id to its
 pairs; a row without text raises a `ValueError` naming row and column, or with `errors="skip"` is
 left out and listed in `res.problems`; `progress` shows a tqdm bar (default: when stderr is a
-terminal). `cuelex.metrics.summarize(table, group_cols=...)` computes every metric from any table
+terminal). Rows are keyed by (document id, group values): the same notes scored for several
+models (`group_cols=["model"], id_col="note_id"`) keep one row per note and model in `documents`
+and `pairs`; only a repeated (id, group) key is an error. `cuelex.metrics.summarize(table, group_cols=...)` computes every metric from any table
 with `doc_id`, `source_level`, `output_level` columns (e.g. human annotations of outputs).
 
 ## Metrics
