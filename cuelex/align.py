@@ -21,12 +21,18 @@ abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
                ("AGP" ~ "altered gait pattern": ``initials``)
-cui            the same concept: the source pair's ``cui`` (or the vocabulary's concept for its
-               target) equals the concept of an output phrase. Concepts come from the open term
-               table (``vocabulary``; this is where lay terms such as "heart attack" or
-               "collapsed lung" live), from a :class:`cuelex.linking.Linker` run over the output
-               (``linker``), or from the ``cui`` of pairs extracted from the output
-               (``output_pair``)
+cui            the same concept: a concept of the source target (its ``cui``, its concept in the
+               concept index :func:`cuelex.normalize.concept_index` — open vocabulary, Human
+               Phenotype Ontology layperson synonyms, curated lay terms — or that of the target
+               without modifiers) equals the concept of an output phrase: by normal form, or by
+               lay key with filler skipped ("fluid around your lungs", "heart is probably
+               enlarged": ``vocabulary``, ``hpo``, ``lay``); a weak curated paraphrase
+               (``related``, low confidence); only the target's last word or two
+               ("mediastinal lymphadenopathy" ~ "swollen lymph nodes": ``head_concept``); a
+               :class:`cuelex.linking.Linker` run over the output (``linker``), or the ``cui`` of
+               pairs extracted from the output (``output_pair``). After the cui tier, an
+               over-specific target may match its head word ("large pleural effusion" ~ "large
+               effusion" ~ "effusion": tier ``normalized``, detail ``head``, score 85)
 fuzzy          rapidfuzz ``fuzz.ratio`` of normal forms ≥ ``fuzzy_threshold`` (default 85) for
                targets of at least 7 characters, against output phrases of ±1 word; never
                across a hypo/hyper-style antonym prefix or a different number ("typo")
@@ -36,13 +42,17 @@ semantic       optional, off by default: cosine similarity of a local sentence-e
 =============  ==============================================================================
 
 **Several occurrences.** When the deciding stage finds the target more than once, candidates are
-ranked by (1) match score (the fuzzy and semantic similarity; 95 for ``modifiers``; 100
-otherwise), (2) similarity of the source pair's sentence and the output sentence holding the
-occurrence (rapidfuzz ``token_set_ratio`` of normal forms), (3) an occurrence not yet chosen by
-an earlier source pair of the same document, (4) closeness of relative position in the document,
-(5) the earliest start.
-``n_candidates`` records how many distinct occurrences there were (``> 1`` = ambiguous), and the
-scorer records whether the candidates disagree on level.
+ranked by (1) a statement before a label (a heading, list label or emphasised label such as
+"**Bleeding**" is chosen only when nothing else mentions the target), (2) match score (the fuzzy
+and semantic similarity; 95 for ``modifiers``; 100 otherwise), (3) similarity of local context:
+the words within :data:`CONTEXT_CHARS` of the target in its source sentence against those around
+the occurrence in its output sentence (cosine of word sets), (4) an occurrence not yet chosen by an
+earlier source pair of the same document, (5) closeness of relative position in the document,
+(6) the earliest start. Of more than :data:`RANK_MAX` occurrences only the nearest in relative
+position are ranked, which keeps long texts near-linear.
+``n_candidates`` records how many distinct occurrences were ranked (``> 1`` = ambiguous), the
+scorer records whether the candidates disagree on level, and ``confidence`` says how much the
+match is trusted (:data:`CONFIDENCE`; below :data:`LOW_CONFIDENCE` it is listed for checking).
 """
 
 from __future__ import annotations
