@@ -708,8 +708,9 @@ paper's four prompts (summary and revision, baseline and guarded) of real IU che
 ACI-BENCH sections, with fates annotated blind — split by source document. Alignment was tuned on
 the tune half only (`.venv/bin/python benchmark/rewrite_eval.py --split tune`, 48 outputs): fate
 agreement went from 87% (summaries) and 18% (patient-friendly revisions) before lay-language
-alignment to 97% and 76%; revisions' TRR gold → cuelex from 93 → 37 to 93 → 85, CAR from 5 → 68 to
-5 → 5; truly absent targets called retained 0/6 before and after. The report half, never looked at
+alignment to 99% and 82%; revisions' TRR gold → cuelex from 93 → 37 to 93 → 88, URR from 89 → 28
+to 89 → 92, CAR from 5 → 68 to 5 → 3; truly absent targets called retained 0/6 before and after.
+With `linker=True` (`--linker`) the revisions agree on about 75%. The report half, never looked at
 while tuning:
 
 <!-- rewrites:begin -->
@@ -719,7 +720,10 @@ while tuning:
 Known misses on the tune half: a whole-report negation said as "your heart and lungs look normal"
 for "no acute cardiopulmonary abnormality"; "no new or sudden problems" read as alternatives; a
 negation inside a lay description ("part of the lung is not fully inflated" is atelectasis
-present); "no clear sign of" read as UL1 where the gold reads a hedge.
+present; "could be due to a part of the lung not fully expanding (atelectasis), an infection"
+reads the "not" over the list); "no clear sign of" read as UL1 where the gold reads a hedge; a
+plan sentence ("to find out where the blood loss is coming from") for "evaluate for sources of
+anemia".
 
 ## Lay rewrites
 

@@ -519,7 +519,7 @@ _GENERIC_HEADS = frozenset(
 _SKIP_IN_LAY = frozenset(
     """
     probably likely possibly maybe perhaps also still now definitely mostly
-    may might could can would will have has had
+    may might could can would will have has had found seen noted visible
     """.split()
 )  # fmt: skip
 #: A word before an output head that makes it another finding: adjective-like or anatomical.

@@ -486,8 +486,13 @@ class _Scorer:
                 first = regex.match(r"[\w'’-]+", output[m.start : m.end])
                 if first:
                     (b,) = self.engine.assess(output, [(m.start, m.start + first.end())], sentences=sentences)
-                    level, cue, how = b.level, b.cue, "phrase_head"
-            level, cue, how = _reread(output, m.start, m.end, by_cue, level, cue)
+                    if b.cue is not None and b.cue.rule_id.startswith("alt."):
+                        level, cue = Level.ASSERTED, None  # the same "or" again: no cue of its own
+                    else:
+                        level, cue = b.level, b.cue
+                    how = "phrase_head"
+            level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
+            how = again if again != "span" else how
             if self.choice == "context" and k == 0 and len(m.candidates) > 1:
                 cand_levels = tuple(
                     lv if sp != (m.start, m.end) else level
@@ -520,6 +525,7 @@ _GLOSS_LEAD = regex.compile(
 )
 
 
+_AFTER_PAREN = regex.compile(r"\([^()\n]{1,40}\)[ \t]*$", regex.V1)
 _GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
 
 
@@ -553,8 +559,19 @@ def _reread(
         while i < len(ordered) and ordered[i].cue_start < end:
             q = ordered[i]
             i += 1
+            if q.rule_id.startswith("alt."):
+                continue  # an "or" inside a lay phrase belongs to it
             if start <= q.cue_start and q.cue_end <= end and q.target_start < end and start < q.target_end:
                 return q.level, _as_cue(q), "inner_cue"
+    if level is Level.ASSERTED:
+        # a parenthetical inside the phrase does not break it: "No sudden (acute) problems were
+        # seen in the bones" reads "problems" with the "No" before the parenthesis
+        before = _AFTER_PAREN.search(output, max(0, start - 60), start)
+        if before is not None:
+            par = before.start()
+            for q in ordered[bisect_left(cue_starts, par - 200) : bisect_left(cue_starts, par + 1)]:
+                if 0 <= par - q.target_end <= 2 and q.sentence_start <= start < q.sentence_end:
+                    return q.level, _as_cue(q), "gloss"
     open_at = output.rfind("(", max(0, start - 40), start)
     if open_at == -1 or ")" in output[open_at:start] or "\n" in output[open_at:start]:
         return level, cue, "span"

@@ -48,6 +48,14 @@ def _pairs(source: str, output: str):
          "pulmonary embolism", "preserved", "UL5"),
         ("Likely cardiomegaly.", "Your heart is probably enlarged.", "cardiomegaly", "preserved", "UL2"),
         ("Scarring versus effusion at the left base.", "Left base opacity (scarring vs effusion).", "Scarring", "preserved", "UL3"),
+        # a parenthetical inside the phrase does not break it; an "or" inside a lay phrase is no hedge
+        ("No acute osseous abnormality identified.", "No sudden (acute) problems were seen in the bones.",
+         "acute osseous abnormality", "preserved", "UL1"),
+        ("No acute cardiopulmonary abnormality.", "There are no problems with your heart or lungs.",
+         "acute cardiopulmonary abnormality", "preserved", "UL1"),
+        ("No pleural effusion or pneumothorax.",
+         "The X-ray did not show fluid around the lungs (pleural effusion) or a collapsed lung (pneumothorax).",
+         "pleural effusion", "preserved", "UL1"),
         # 9: alternatives written with a slash
         ("Mild atelectasis or scarring.", "Mild atelectasis/scarring.", "scarring", "preserved", "UL3"),
         # 10: a conditional is not an assertion
@@ -132,3 +140,10 @@ def test_lay_alignment_never_asserts_from_a_bare_organ_name():
     al = Aligner()
     assert al.find("cardiomegaly", "Your heart is probably beating too fast.") is None
     assert al.find("splenomegaly", "The spleen is normal.") is None
+
+
+def test_a_slash_after_an_adjective_is_not_an_alternative():
+    import cuelex
+
+    assert not cuelex.extract("Calcified mediastinal/hilar lymph nodes.")
+    assert {p.level.value for p in cuelex.extract("Mild atelectasis/scarring.")} == {"UL3"}
