@@ -1,19 +1,13 @@
-"""Throughput of cuelex beside medSpaCy's default pipeline, in documents and characters per second.
+"""Speed of cuelex beside negspacy and medSpaCy in one run: pipelines, extract, linking, long inputs, import, scoring.
 
-Run from the repository root:
+Run from the repository root (offline, a few minutes):
     .venv/bin/python benchmark/speed.py [--repeats N] [--min-run SECONDS] [--no-write]
 
-Corpora: the embedded ACI-BENCH demo notes (cuelex/data/aci_bench_notes.jsonl, 207 visit notes) and
-50 short synthetic radiology reports (benchmark/data/radiology_reports.jsonl). Systems, all single
-process on the same texts:
-  (a) cuelex.extract(text) per document;
-  (b) cuelex.load() (blank English tokenizer + cuelex component) through nlp.pipe;
-  (c) medspacy.load() (PyRuSH sentence splitter, TargetMatcher, ConText) through nlp.pipe, with
-      PyRuSH's loguru DEBUG output switched off.
-Each system is warmed up on the first 25 documents, then timed N times (default 3) over whole
-corpus passes (several passes per run for fast systems, so that a run lasts about --min-run
-seconds), the systems taking turns; the best run is reported per pass. Results are printed and
-written to docs/speed.md.
+Corpora: the real chest X-ray reports of the shared IU development set
+(``../shared/data/eval/iu_cxr_dev.jsonl``, findings + impression; read at run time, never copied;
+skipped with a note when absent) and the embedded ACI-BENCH demo notes
+(``cuelex/data/aci_bench_notes.jsonl``). Everything runs in this one process, so the ratios
+compare systems under the same load. Results are printed and written to docs/speed.md.
 """
 
 from __future__ import annotations
@@ -23,19 +17,101 @@ import datetime as dt
 import gc
 import math
 import os
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import evalcommon as ec
+import realtext_docs as rd
 
-CORPORA = {
-    "ACI-BENCH notes": ec.ROOT / "cuelex" / "data" / "aci_bench_notes.jsonl",
-    "short radiology reports": ec.BENCH / "data" / "radiology_reports.jsonl",
-}
-
-
+IU_FILE = Path(os.environ.get("CUELEX_IU_REPORTS", rd.IU_FILE))
+ACI_FILE = ec.ROOT / "cuelex" / "data" / "aci_bench_notes.jsonl"
+FINDINGS = ec.BENCH / "data" / "cxr_findings.txt"
 WARMUP_DOCS = 25
+LONG_BUDGET = 20.0  # seconds: a long-input size that takes longer stops the growing series
+
+
+def read_findings() -> list[str]:
+    lines = FINDINGS.read_text(encoding="utf-8").splitlines()
+    return [ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")]
+
+
+def load_corpora() -> tuple[dict[str, list[str]], list[str]]:
+    """The corpora that exist on this machine, and notes on those skipped."""
+    corpora: dict[str, list[str]] = {}
+    notes: list[str] = []
+    if IU_FILE.exists():
+        rows = [r for r in ec.read_jsonl(IU_FILE) if r.get("findings") or r.get("impression")]
+        corpora["IU chest X-ray reports"] = [
+            rd.iu_text({"findings": r.get("findings") or "", "impression": r.get("impression") or ""})
+            for r in rows
+        ]
+    else:
+        notes.append(f"IU reports skipped: {IU_FILE} not found")
+    corpora["ACI-BENCH demo notes"] = [r["text"] for r in ec.read_jsonl(ACI_FILE)]
+    return corpora, notes
+
+
+# --------------------------------------------------------------------------------------- systems
+
+
+def build_systems(findings: list[str]) -> dict[str, Callable[[list[str]], int]]:
+    """Each system: a function that runs it over a list of texts and returns an output count."""
+    import medspacy
+    import spacy
+    from medspacy.target_matcher import TargetRule
+    from negspacy.negation import Negex  # noqa: F401  (registers the "negex" factory)
+
+    import cuelex
+
+    ec.silence_logging()  # again: importing medspacy/PyRuSH must not re-enable DEBUG output
+    blank = spacy.blank("en")
+
+    neg = spacy.blank("en")
+    neg.add_pipe("sentencizer")
+    ruler = neg.add_pipe("entity_ruler", config={"phrase_matcher_attr": "LOWER"})
+    ruler.add_patterns([{"label": "FINDING", "pattern": f} for f in findings])
+    neg.add_pipe("negex")
+
+    med = medspacy.load()
+    med.get_pipe("medspacy_target_matcher").add(
+        [TargetRule(f, "FINDING") for f in findings]
+    )
+
+    cue = cuelex.load()
+
+    def run_blank(texts: list[str]) -> int:
+        return sum(len(d) for d in blank.pipe(texts))
+
+    def run_negspacy(texts: list[str]) -> int:
+        return sum(sum(1 for e in d.ents if e._.negex) for d in neg.pipe(texts))
+
+    def run_medspacy(texts: list[str]) -> int:
+        return sum(
+            sum(1 for e in d.ents if e._.is_negated or e._.is_uncertain) for d in med.pipe(texts)
+        )
+
+    def run_cuelex_pipe(texts: list[str]) -> int:
+        return sum(len(d._.cue_pairs) for d in cue.pipe(texts))
+
+    def run_extract(texts: list[str]) -> int:
+        return sum(len(cuelex.extract(t)) for t in texts)
+
+    return {
+        "spaCy blank English tokenizer (floor)": run_blank,
+        "negspacy (sentencizer + EntityRuler + negex)": run_negspacy,
+        "medSpaCy default (PyRuSH + TargetMatcher + ConText)": run_medspacy,
+        "cuelex `cuelex.load()` nlp.pipe": run_cuelex_pipe,
+        "cuelex `cuelex.extract`": run_extract,
+    }
+
+
+SLOW = "medSpaCy default (PyRuSH + TargetMatcher + ConText)"  # timed once (tens of seconds a pass)
+BASE = "negspacy (sentencizer + EntityRuler + negex)"
 
 
 def time_pass(run: Callable[[], int], passes: int) -> tuple[float, int]:
@@ -48,119 +124,280 @@ def time_pass(run: Callable[[], int], passes: int) -> tuple[float, int]:
     return (time.perf_counter() - t) / passes, out
 
 
+def time_systems(
+    systems: dict[str, Callable[[list[str]], int]],
+    texts: list[str],
+    repeats: int,
+    min_run: float,
+    slow: dict[str, int] | None = None,
+) -> dict[str, tuple[float, int, int, int]]:
+    """Best seconds per document, output count, passes per timed run and documents per pass.
+
+    The systems take turns. A system in ``slow`` is timed once, on that many first documents.
+    """
+    slow = slow or {}
+    passes = {}
+    docs = {name: texts[: slow[name]] if name in slow else texts for name in systems}
+    warm = texts[:WARMUP_DOCS]
+    for name, fn in systems.items():
+        t = time.perf_counter()
+        fn(warm)
+        est = (time.perf_counter() - t) * len(docs[name]) / len(warm)
+        passes[name] = 1 if name in slow else max(1, math.ceil(min_run / max(est, 1e-6)))
+    best = {name: (math.inf, 0) for name in systems}
+    for rnd in range(repeats):
+        for name, fn in systems.items():
+            if name in slow and rnd > 0:
+                continue
+            sec, out = time_pass(lambda fn=fn, d=docs[name]: fn(d), passes[name])
+            if sec / len(docs[name]) < best[name][0]:
+                best[name] = (sec / len(docs[name]), out)
+    return {
+        name: (best[name][0], best[name][1], passes[name], len(docs[name])) for name in systems
+    }
+
+
+# ------------------------------------------------------------------------------------ other measures
+
+
+def link_cost(texts: list[str], repeats: int) -> tuple[float, float]:
+    """Seconds per pass of extract and of extract(link=True), best of ``repeats``, taking turns."""
+    import cuelex
+
+    cuelex.extract(texts[0], link=True)  # builds / opens the open vocabulary index
+    for t in texts[:WARMUP_DOCS]:
+        cuelex.extract(t, link=True)
+    plain = linked = math.inf
+    for _ in range(repeats):
+        plain = min(plain, time_pass(lambda: sum(len(cuelex.extract(t)) for t in texts), 1)[0])
+        linked = min(
+            linked,
+            time_pass(lambda: sum(len(cuelex.extract(t, link=True)) for t in texts), 1)[0],
+        )
+    return plain, linked
+
+
+def long_inputs(aci: list[str]) -> list[list[object]]:
+    """Per-character extract time of long inputs relative to normal notes timed just before."""
+    import cuelex
+
+    def per_char_normal() -> float:
+        # the demo notes, best of two passes right before each long input (same machine load)
+        chars = sum(len(t) for t in aci)
+        passes = [time_pass(lambda: sum(len(cuelex.extract(t)) for t in aci), 1)[0] for _ in "ab"]
+        return min(passes) / chars
+
+    rows: list[list[object]] = []
+    note = ""
+    k = 0
+    while len(note) < 1_000_000:
+        note += aci[k % len(aci)] + "\n\n"
+        k += 1
+    note = note[:1_000_000]
+    cases = [("1 MB note (demo notes joined)", note)]
+    # one line and one sentence: newlines and sentence punctuation gone (lost line breaks, OCR)
+    flat = " ".join(" ".join("".join(ch for ch in t if ch not in ".!?;:").split()) for t in aci)
+    while len(flat) < 200_000:
+        flat = flat + " " + flat
+    for size in (25_000, 50_000, 100_000, 200_000):
+        cases.append((f"{size // 1000} KB single line, no sentence punctuation", flat[:size]))
+    stopped = False
+    for label, text in cases:
+        if stopped:
+            rows.append([label, f"{len(text):,}", "not run", "", "smaller size exceeded the budget"])
+            continue
+        normal = per_char_normal()
+        gc.collect()
+        t = time.perf_counter()
+        n = len(cuelex.extract(text))
+        sec = time.perf_counter() - t
+        ratio = (sec / len(text)) / normal
+        rows.append([label, f"{len(text):,}", f"{sec:.2f}", f"**{ratio:.2f}×**", f"{n} pairs"])
+        print(f"  long input {label}: {sec:.2f}s, {ratio:.2f}x per char", flush=True)
+        if "single line" in label and sec > LONG_BUDGET:
+            stopped = True
+    return rows
+
+
+def import_times(n: int = 7) -> dict[str, float]:
+    """Best wall time (fresh interpreter each) of ``import cuelex`` and of the first extract."""
+    code = {
+        "`import cuelex`": "import cuelex",
+        "`import cuelex` + first `cuelex.extract`": "import cuelex; cuelex.extract('Possible pneumonia.')",
+        "`import cuelex` + `cuelex.load()`": "import cuelex; cuelex.load()",
+    }
+    out = {}
+    for label, stmt in code.items():
+        times = []
+        for _ in range(n if label == "`import cuelex`" else 3):
+            prog = (
+                "import time; t = time.perf_counter(); "
+                + stmt
+                + "; print(time.perf_counter() - t)"
+            )
+            res = subprocess.run(
+                [sys.executable, "-c", prog], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir()
+            )
+            times.append(float(res.stdout.strip().splitlines()[-1]))
+        out[label] = min(times)
+        print(f"  {label}: best {min(times):.3f}s (median {statistics.median(times):.3f}s)", flush=True)
+    return out
+
+
+def scoring_time(n: int = 1000) -> tuple[float, int]:
+    """Seconds to score ``n`` realistic source/output pairs (benchmark/score_speed.py's pairs)."""
+    import score_speed
+
+    df, _chunks = score_speed.build_pairs(n)
+    sec, _res = score_speed.time_scoring(df, 1)
+    return sec, len(df)
+
+
+def target_rows(
+    results: dict[str, dict[str, tuple[float, int, int, int]]],
+    link: dict[str, float],
+    long_rows: list[list[object]],
+    imports: dict[str, float],
+) -> list[list[str]]:
+    """The issue's targets against this run's numbers (computed, never written by hand)."""
+    rows = []
+    pipe = "cuelex `cuelex.load()` nlp.pipe"
+    for corpus, res in results.items():
+        ratio = res[BASE][0] / res[pipe][0]
+        rows.append(
+            [
+                f"`cuelex.load()` nlp.pipe ≥ negspacy ({corpus})",
+                f"{ratio:.2f}× negspacy",
+                "yes" if ratio >= 1 else "no",
+            ]
+        )
+    if "IU chest X-ray reports" in results:
+        dps = 1 / results["IU chest X-ray reports"]["cuelex `cuelex.extract`"][0]
+        met = "yes" if dps >= 10_000 else "no"
+        rows.append(["`cuelex.extract` ≥ 10,000 reports/s", f"{dps:,.0f} reports/s", met])
+    worst = max(link.values())
+    met = "yes" if worst <= 2 else "no"
+    rows.append(["link cost ≤ 2× extraction", f"{worst:.2f}× (worst corpus)", met])
+    ratios = [float(str(r[3]).strip("*×")) for r in long_rows if r[2] != "not run"]
+    not_run = any(r[2] == "not run" for r in long_rows)
+    rows.append(
+        [
+            "long inputs within 2× the per-char time of normal notes",
+            f"worst {max(ratios):.2f}×" + ("; largest sizes not run" if not_run else ""),
+            "yes" if max(ratios) <= 2 and not not_run else "no",
+        ]
+    )
+    imp = imports["`import cuelex`"]
+    rows.append(["`import cuelex` < 0.3 s", f"{imp:.3f} s", "yes" if imp < 0.3 else "no"])
+    return rows
+
+
+# ------------------------------------------------------------------------------------------- main
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "--repeats", type=int, default=3, help="timed runs per system and corpus (best is kept)"
-    )
+    ap.add_argument("--repeats", type=int, default=3, help="timed runs per system (best is kept)")
     ap.add_argument(
         "--min-run",
         type=float,
         default=1.0,
         help="seconds a timed run should last at least (fast systems make several passes)",
     )
+    ap.add_argument(
+        "--medspacy-docs",
+        type=int,
+        default=100,
+        help="medSpaCy (tens of docs/s) is timed once, on this many first documents per corpus",
+    )
     ap.add_argument("--no-write", action="store_true", help="print only; leave docs/speed.md alone")
     args = ap.parse_args(argv)
     if args.repeats < 1:
         raise SystemExit("--repeats must be at least 1")
-
-    ec.silence_logging()
-    import medspacy
-
-    import cuelex
-
-    ec.silence_logging()  # again: importing medspacy/PyRuSH must not re-enable DEBUG output
-    cuelex_nlp = cuelex.load()
-    medspacy_nlp = medspacy.load()
-
-    def run_extract(texts: list[str]) -> int:
-        return sum(len(cuelex.extract(t)) for t in texts)
-
-    def run_cuelex_pipe(texts: list[str]) -> int:
-        return sum(len(doc._.cue_pairs) for doc in cuelex_nlp.pipe(texts))
-
-    def run_medspacy_pipe(texts: list[str]) -> int:
-        return sum(len(list(doc.sents)) for doc in medspacy_nlp.pipe(texts))
-
-    systems = {
-        "cuelex.extract": (run_extract, "cue–target pairs"),
-        "cuelex.load() nlp.pipe": (run_cuelex_pipe, "cue–target pairs"),
-        "medspacy.load() nlp.pipe": (run_medspacy_pipe, "sentences"),
-    }
-
-    results = []  # (corpus, n_docs, n_chars, system, seconds, outputs)
     t_start = time.perf_counter()
-    for corpus, path in CORPORA.items():
-        if not path.exists():
-            raise SystemExit(f"corpus file not found: {path}")
-        texts = [r["text"] for r in ec.read_jsonl(path)]
-        n_chars = sum(len(t) for t in texts)
-        # warm-up on the first documents (caches, lazily compiled patterns, first-call
-        # allocations); its duration sets how many corpus passes one timed run makes, so that a
-        # run lasts about --min-run seconds
-        warm_texts = texts[:WARMUP_DOCS]
-        passes = {}
-        for system, (fn, _) in systems.items():
-            t = time.perf_counter()
-            fn(warm_texts)
-            est = (time.perf_counter() - t) * len(texts) / len(warm_texts)
-            passes[system] = max(1, math.ceil(args.min_run / max(est, 1e-6)))
-        # timed runs interleaved round-robin, so that every system sees the same background load
-        best = {system: (float("inf"), 0) for system in systems}
-        for _ in range(args.repeats):
-            for system, (fn, _) in systems.items():
-                sec, out = time_pass(lambda fn=fn, texts=texts: fn(texts), passes[system])
-                if sec < best[system][0]:
-                    best[system] = (sec, out)
-        for system in systems:
-            seconds, outputs = best[system]
-            results.append((corpus, len(texts), n_chars, system, seconds, outputs, passes[system]))
-            print(
-                f"{corpus:24s} {system:26s} {len(texts) / seconds:9.1f} docs/s "
-                f"{n_chars / seconds:12,.0f} chars/s  ({outputs} {systems[system][1]}; "
-                f"{passes[system]} pass(es) per timed run)",
-                flush=True,
-            )
-    total = time.perf_counter() - t_start
+    ec.silence_logging()
+
+    print("import times (fresh interpreters):", flush=True)
+    imports = import_times()
+
+    corpora, notes = load_corpora()
+    for note in notes:
+        print(note, flush=True)
+    systems = build_systems(read_findings())
 
     rows = []
-    for corpus in CORPORA:
-        base = next(r for r in results if r[0] == corpus and r[3].startswith("medspacy"))
-        base_dps = base[1] / base[4]
-        for _c, n_docs, n_chars, system, seconds, _out, passes in (
-            r for r in results if r[0] == corpus
-        ):
-            dps = n_docs / seconds
-            ratio = "1.0×" if system.startswith("medspacy") else f"**{dps / base_dps:.1f}×**"
+    results = {}
+    for corpus, texts in corpora.items():
+        res = time_systems(
+            systems, texts, args.repeats, args.min_run, slow={SLOW: args.medspacy_docs}
+        )
+        results[corpus] = res
+        base = 1 / res[BASE][0]
+        for name, (sec, out, passes, n_docs) in res.items():
+            dps = 1 / sec
+            chars = sum(len(t) for t in texts[:n_docs])
+            print(
+                f"{corpus:24s} {name:55s} {dps:9.1f} docs/s {chars / n_docs * dps:12,.0f} chars/s "
+                f"({out} outputs over {n_docs} docs, {passes} pass(es)/run)",
+                flush=True,
+            )
             rows.append(
                 [
                     corpus,
-                    f"{n_docs} ({n_chars / n_docs:,.0f} chars avg)",
-                    system,
-                    f"{dps:,.1f}",
-                    f"{n_chars / seconds:,.0f}",
-                    f"{seconds * 1000:,.1f}",
-                    passes,
-                    ratio,
+                    f"{n_docs:,} ({chars / n_docs:,.0f} chars avg)",
+                    name,
+                    f"{dps:,.0f}",
+                    f"{chars / n_docs * dps:,.0f}",
+                    f"**{dps / base:.2f}×**",
+                    out,
                 ]
             )
     table = ec.md_table(
-        [
-            "corpus",
-            "docs",
-            "system",
-            "docs/s",
-            "chars/s",
-            "ms per corpus pass",
-            "passes per run",
-            "vs medSpaCy",
-        ],
-        rows,
+        ["corpus", "docs timed", "system", "docs/s", "chars/s", "vs negspacy", "outputs"], rows
     )
+
+    print("link cost:", flush=True)
+    link_rows = []
+    link_rows_raw: dict[str, float] = {}
+    for corpus, texts in corpora.items():
+        plain, linked = link_cost(texts, args.repeats)
+        link_rows_raw[corpus] = linked / plain
+        link_rows.append(
+            [corpus, f"{len(texts) / plain:,.0f}", f"{len(texts) / linked:,.0f}", f"**{linked / plain:.2f}×**"]
+        )
+        print(f"  {corpus}: link/extract {linked / plain:.2f}x", flush=True)
+    link_table = ec.md_table(
+        ["corpus", "extract docs/s", "extract(link=True) docs/s", "link cost (time ratio)"],
+        link_rows,
+    )
+
+    print("long inputs:", flush=True)
+    long_rows = long_inputs(corpora["ACI-BENCH demo notes"])
+    long_table = ec.md_table(
+        ["input", "chars", "extract seconds", "per-char time vs demo notes", "output"], long_rows
+    )
+
+    print("scoring:", flush=True)
+    score_sec, n_pairs = scoring_time()
+    print(f"  {n_pairs} pairs scored in {score_sec:.2f}s", flush=True)
+
+    total = time.perf_counter() - t_start
+    targets = target_rows(results, link_rows_raw, long_rows, imports)
+    import_table = ec.md_table(
+        ["measure", "best wall time (s)"], [[k, f"{v:.3f}"] for k, v in imports.items()]
+    )
+    target_table = ec.md_table(["target (issue 14)", "measured in this run", "met"], targets)
     print()
     print(table)
-    print(f"\n(total benchmark time {total:.1f}s)")
-
+    print()
+    print(target_table)
+    print()
+    print(link_table)
+    print()
+    print(long_table)
+    print()
+    print(import_table)
+    print(f"\nscoring {n_pairs} pairs: {score_sec:.2f}s; total benchmark time {total:.0f}s")
     if args.no_write:
         return 0
 
@@ -169,54 +406,76 @@ def main(argv: list[str] | None = None) -> int:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     except (AttributeError, OSError):  # pragma: no cover - not on Unix
         load = "n/a"
-    vers = ec.versions(["cuelex", "spacy", "medspacy", "PyRuSH", "regex", "pydantic"])
+    vers = ec.versions(["cuelex", "spacy", "medspacy", "negspacy", "PyRuSH", "regex", "pydantic"])
+    skipped = "".join(f"\n\n*{n}.*" for n in notes)
     text = f"""\
 # Speed
 
-Documents per second of cuelex beside medSpaCy's default pipeline on the same texts, single
-process. The issue's target is **at least 20× medSpaCy's throughput** (medSpaCy's default
-pipeline manages about 70 short radiology reports per second on the reference machine; its PyRuSH
-sentence splitter is most of that cost).
-
-Reproduce (from the repository root, offline, about two minutes; longer on a busy machine):
+How fast cuelex runs beside negspacy and medSpaCy on the same texts, everything measured in **one
+run of one process** (so the ratios compare systems under the same machine load).
+Reproduce from the repository root (offline, a few minutes):
 
 ```bash
 .venv/bin/python benchmark/speed.py            # --repeats N (default 3), --no-write to print only
 ```
 
-## Result
+## Targets
 
-{table}
+{target_table}
 
-Measured {dt.date.today().isoformat()}, best of {args.repeats} timed runs per system and corpus;
-"vs medSpaCy" is the docs/s ratio to `medspacy.load()` on the same corpus.
-On a shared machine timings can move by a third between invocations when other work runs (see
-the load average below); compare ratios from the same run.
+## Pipelines through `nlp.pipe`
+
+{table}{skipped}
+
+"vs negspacy" is the docs/s ratio to negspacy's pipeline on the same corpus; "outputs" counts what
+each system produced in one pass (negated entities for negspacy, negated or uncertain entities for
+medSpaCy, cue–target pairs for cuelex, tokens for the bare tokenizer) and is a sanity check only.
+The bare spaCy tokenizer is the floor for anything that runs through `nlp.pipe`.
+
+## Linking
+
+{link_table}
+
+## Long inputs
+
+Per-character time of `cuelex.extract` on long inputs, relative to its per-character time on the
+demo notes timed right before each input (best of two passes; 1.0× = linear cost).
+
+{long_table}
+
+## Import and start-up
+
+{import_table}
+
+## Scoring
+
+`cuelex.score_frame` on {n_pairs:,} realistic source/output pairs (benchmark/score_speed.py's pairs:
+demo-note and radiology-report chunks, five rewrites; default tiers, 1,000 bootstrap resamples):
+**{score_sec:.1f} s** ({n_pairs / score_sec:,.0f} pairs/s).
 
 ## Method
 
-- **Corpora.** *ACI-BENCH notes*: the embedded demo corpus `cuelex/data/aci_bench_notes.jsonl`
-  (207 clinical visit notes, CC BY 4.0). *Short radiology reports*:
-  `benchmark/data/radiology_reports.jsonl`, 50 synthetic chest radiograph, CT, head CT and
-  ultrasound reports (EXAM / INDICATION / COMPARISON / TECHNIQUE / FINDINGS / IMPRESSION, with
-  hedges and negations; no patient data; see `benchmark/data/README.md`).
-- **Systems.** (a) `cuelex.extract(text)` per document (cuelex's own clinical sentence splitter,
-  cue scan, target extraction; no concept linking); (b) `cuelex.load()` — blank English tokenizer +
-  the `cuelex` component — through `nlp.pipe(texts)`, so spaCy tokenization and `Doc` creation are
-  included; (c) `medspacy.load()` — `medspacy_pyrush`, `medspacy_target_matcher` (no rules loaded),
-  `medspacy_context` — through `nlp.pipe(texts)`. PyRuSH logs every sentence decision at DEBUG
-  through loguru; the script removes loguru's default handler (only WARNING and above are kept)
-  so nothing is written, but PyRuSH still builds its log messages, which is part of what its
-  default pipeline costs.
-- **Timing.** Each system is first warmed up on the corpus's first {WARMUP_DOCS} documents. A timed
-  run is `time.perf_counter` around whole passes over the corpus with outputs consumed (pairs
-  counted, sentences iterated), after `gc.collect()`; it makes as many passes as needed to last
-  about {args.min_run:g} s (short corpora and fast systems would otherwise be timed over a few tens
-  of milliseconds). The systems' timed runs take turns (round-robin, {args.repeats} rounds) so
-  that all of them see the same background load; the best run of each, divided by its number of
-  passes, is reported.
+- **Corpora.** *IU chest X-ray reports*: every report of the shared IU development set with a
+  findings or impression section, as `FINDINGS: …\\nIMPRESSION: …` (the text is read from
+  `../shared` at run time and never stored in this repository). *ACI-BENCH demo notes*: the
+  embedded `cuelex/data/aci_bench_notes.jsonl` (CC BY 4.0).
+- **Systems.** The bare tokenizer is `spacy.blank("en")`. negspacy: blank English + `sentencizer`
+  + `entity_ruler` (the {len(read_findings())} finding phrases of `benchmark/data/cxr_findings.txt`,
+  lower-case match) + `negex` (default `en_clinical` termset). medSpaCy: `medspacy.load()`
+  (PyRuSH, TargetMatcher with the same finding phrases, ConText), PyRuSH's loguru output
+  switched off. cuelex: `cuelex.load()` (blank English + the `cuelex` component, its clinical
+  sentence splitter, five levels and targets found by its own rules) and `cuelex.extract(text)`
+  per document (no spaCy).
+- **Timing.** Each system is warmed up on the first {WARMUP_DOCS} documents; a timed run is whole
+  passes over the corpus (as many as make it last about {args.min_run:g} s) after `gc.collect()`;
+  the systems take turns for {args.repeats} rounds and the best run is kept (medSpaCy, tens of
+  documents a second, is timed once, on the first {args.medspacy_docs} documents of each corpus). Linking: `cuelex.extract(text, link=True)` against plain extract,
+  taking turns, best of {args.repeats}. Long inputs: the demo notes joined to 1,000,000 characters;
+  and the demo notes with newlines and `.!?;:` removed, joined into one line of growing size (a
+  size that takes over {LONG_BUDGET:g} s stops the series). Import: a fresh interpreter per
+  measurement, best of several.
 
-## Machine
+Measured {dt.date.today().isoformat()} (total benchmark time {total:.0f} s).
 
 | | |
 | --- | --- |
@@ -228,7 +487,6 @@ the load average below); compare ratios from the same run.
 | Packages | {", ".join(f"{k} {v}" for k, v in vers.items())} |
 """
     out = ec.DOCS / "speed.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     print(f"wrote {out.relative_to(ec.ROOT)}")
     return 0

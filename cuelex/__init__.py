@@ -1,13 +1,51 @@
-"""cuelex: diagnostic uncertainty cues, their clinical targets, and whether a rewrite kept the certainty."""
+"""cuelex: diagnostic uncertainty cues, their clinical targets, and whether a rewrite kept the certainty.
 
-from .align import AlignedTarget, Aligner
-from .api import assess, extract, get_engine, get_linker, to_frame
-from .component import CuelexComponent, load
-from .levels import CUE_LEVELS, PAPER_LEVELS, Level
-from .records import Assessment, Cue, CueTargetPair, Direction
-from .runner import run, score_run
-from .schema import ResourceError
-from .scoring import CorpusScores, ScoredPair, ScoreReport, score, score_frame
+The package is lazy (PEP 562): ``import cuelex`` is cheap, and each public name imports its
+submodule (and with it spaCy, pandas or pydantic) the first time it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# public name -> submodule that defines it
+_EXPORTS: dict[str, str] = {
+    "AlignedTarget": "align",
+    "Aligner": "align",
+    "assess": "api",
+    "extract": "api",
+    "get_engine": "api",
+    "get_linker": "api",
+    "to_frame": "api",
+    "CuelexComponent": "component",
+    "load": "component",
+    "CUE_LEVELS": "levels",
+    "PAPER_LEVELS": "levels",
+    "Level": "levels",
+    "Assessment": "records",
+    "Cue": "records",
+    "CueTargetPair": "records",
+    "Direction": "records",
+    "run": "runner",
+    "score_run": "runner",
+    "ResourceError": "schema",
+    "CorpusScores": "scoring",
+    "ScoredPair": "scoring",
+    "ScoreReport": "scoring",
+    "score": "scoring",
+    "score_frame": "scoring",
+}
+
+if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
+    from .align import AlignedTarget, Aligner
+    from .api import assess, extract, get_engine, get_linker, to_frame
+    from .component import CuelexComponent, load
+    from .levels import CUE_LEVELS, PAPER_LEVELS, Level
+    from .records import Assessment, Cue, CueTargetPair, Direction
+    from .runner import run, score_run
+    from .schema import ResourceError
+    from .scoring import CorpusScores, ScoredPair, ScoreReport, score, score_frame
 
 __all__ = [
     "CUE_LEVELS",
@@ -36,3 +74,17 @@ __all__ = [
     "to_frame",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """Import the submodule behind a public name on first access, and cache the name here."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'cuelex' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -7,13 +7,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
+from .corpus import check_text
 from .extraction import Engine, default_engine
 from .records import Assessment, CueTargetPair
 from .resources import load_resources
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .linking import Linker
 
 PAIR_COLUMNS: tuple[str, ...] = tuple(CueTargetPair.model_fields)
@@ -74,6 +75,9 @@ def extract(
 ) -> list[CueTargetPair]:
     """Find every uncertainty cue in ``text`` with the clinical target it modifies.
 
+    ``text`` must be valid Unicode: a lone surrogate raises ``ValueError`` with its offset
+    (:func:`cuelex.corpus.check_text`, the policy of every entry point).
+
     With ``link`` (implied by ``vocabulary``) targets are linked to concepts (CUI, preferred
     name, semantic types, link score, review flag); with ``deduplicate`` each target is kept
     once per document, as in the paper's benchmark.
@@ -81,6 +85,7 @@ def extract(
     >>> [(p.cue_text, p.target_text, p.level.value) for p in extract("Possible pneumonia.")]
     [('Possible', 'pneumonia', 'UL3')]
     """
+    check_text(text)
     pairs = get_engine(lexicons, rules_dir, extra_lexicons).extract(text, doc_id=doc_id)
     if (link or vocabulary is not None) and pairs:
         pairs = get_linker(vocabulary).link(text, pairs)
@@ -105,6 +110,7 @@ def assess(
     >>> assess(text, [(15, 33)])[0].level
     <Level.UL1: 'UL1'>
     """
+    check_text(text)
     return get_engine(lexicons, rules_dir, extra_lexicons).assess(text, spans)
 
 
@@ -114,6 +120,8 @@ def to_frame(pairs: Iterable[CueTargetPair]) -> pd.DataFrame:
     Levels and directions become their string values; tuples (semantic types, modifiers) become
     ``|``-joined strings so the frame writes cleanly to CSV.
     """
+    import pandas as pd  # imported on first use: ``import cuelex`` stays light
+
     rows = []
     for p in pairs:
         if not isinstance(p, CueTargetPair):

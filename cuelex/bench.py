@@ -54,7 +54,14 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .corpus import Document, InputError, Problem, read_documents
+from .corpus import (
+    Document,
+    InputError,
+    Problem,
+    neutralize_cell,
+    read_documents,
+    refuse_overwrite,
+)
 from .levels import CUE_LEVELS, PAPER_LEVELS, Level
 from .records import CueTargetPair
 from .sections import DOC_TYPES, PROFILES, get_sectionizer
@@ -955,47 +962,50 @@ def iter_load(path: str | Path) -> Iterator[BenchDocument]:
     p = Path(path)
     if not p.is_file():
         raise BenchError(f"{p}: benchmark file not found")
-    opener = gzip.open if p.name.endswith(".gz") else open
+    from .corpus import _Lines
+
     seen: dict[str, int] = {}
     try:
-        with opener(p, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
-            for n, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    data = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    hint = (
-                        ""
-                        if line.endswith("\n")
-                        else " (the line is cut off: was the file truncated?)"
-                    )
-                    raise BenchError(
-                        f"{p}, line {n}: not valid JSON: {exc.msg} at column {exc.colno}{hint}"
-                    ) from None
-                if not isinstance(data, dict):
-                    raise BenchError(
-                        f"{p}, line {n}: expected a JSON object (one document), got {type(data).__name__}"
-                    )
-                if "schema_version" not in data:
-                    raise BenchError(
-                        f"{p}, line {n}: no 'schema_version': not a cuelex benchmark document"
-                    )
-                try:
-                    doc = BenchDocument.model_validate(data)
-                except ValidationError as exc:
-                    errs = "; ".join(
-                        f"{'.'.join(str(x) for x in e['loc']) or '(document)'}: {e['msg']}"
-                        for e in exc.errors()[:5]
-                    )
-                    raise BenchError(f"{p}, line {n}: invalid document: {errs}") from None
-                if doc.doc_id in seen:
-                    raise BenchError(
-                        f"{p}, line {n}: document id {doc.doc_id!r} already on line {seen[doc.doc_id]}"
-                    )
-                seen[doc.doc_id] = n
-                yield doc
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        # strict UTF-8: invalid bytes and a truncated .gz are named by file and byte offset
+        for n, line in enumerate(_Lines(p, p.name.endswith(".gz"), "utf-8"), start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                hint = (
+                    ""
+                    if line.endswith("\n")
+                    else " (the line is cut off: was the file truncated?)"
+                )
+                raise BenchError(
+                    f"{p}, line {n}: not valid JSON: {exc.msg} at column {exc.colno}{hint}"
+                ) from None
+            if not isinstance(data, dict):
+                raise BenchError(
+                    f"{p}, line {n}: expected a JSON object (one document), got {type(data).__name__}"
+                )
+            if "schema_version" not in data:
+                raise BenchError(
+                    f"{p}, line {n}: no 'schema_version': not a cuelex benchmark document"
+                )
+            try:
+                doc = BenchDocument.model_validate(data)
+            except ValidationError as exc:
+                errs = "; ".join(
+                    f"{'.'.join(str(x) for x in e['loc']) or '(document)'}: {e['msg']}"
+                    for e in exc.errors()[:5]
+                )
+                raise BenchError(f"{p}, line {n}: invalid document: {errs}") from None
+            if doc.doc_id in seen:
+                raise BenchError(
+                    f"{p}, line {n}: document id {doc.doc_id!r} already on line {seen[doc.doc_id]}"
+                )
+            seen[doc.doc_id] = n
+            yield doc
+    except InputError as exc:
+        raise BenchError(str(exc)) from None
+    except OSError as exc:
         raise BenchError(f"{p}: cannot read: {exc}") from None
 
 
@@ -1720,7 +1730,12 @@ def export_validation(
     frame = pd.DataFrame(rows, columns=list(VALIDATION_COLUMNS))
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(out, index=False)
+    # free-text cells that a spreadsheet would run as formulas get a leading apostrophe (the
+    # reviewer opens this file in one); ids stay as they are so answers join back exactly
+    shown = frame.copy()
+    for col in ("sentence", "cue_text", "target_text", "preferred_name"):
+        shown[col] = shown[col].map(neutralize_cell)
+    shown.to_csv(out, index=False)
     return frame
 
 
@@ -1741,8 +1756,15 @@ def read_validation(path: str | Path) -> list[ValidationAnswer]:
     p = Path(path)
     if not p.is_file():
         raise BenchError(f"{p}: review file not found")
-    with open(p, encoding="utf-8-sig", newline="") as fh:
-        text = fh.read()
+    raw = p.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+        raise BenchError(
+            f"{p}: not valid UTF-8 at byte {exc.start + bom} ({exc.reason}); save the review file "
+            "as 'CSV UTF-8'"
+        ) from None
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
     reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
@@ -1956,6 +1978,8 @@ def _print_problems(problems: Sequence[Problem], limit: int = 20) -> None:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     coverage = tuple(PAPER_LEVELS) + ((Level.HEDGED_ABSENT,) if args.count_hedged_absent else ())
+    if args.output:
+        refuse_overwrite(args.output, args.inputs)
     result = build(
         args.inputs,
         input_format=args.format,
@@ -1998,6 +2022,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
+    refuse_overwrite(args.output, [args.file])
     frame = export_validation(args.file, args.output, per_type=args.per_type, seed=args.seed)
     print(
         f"{frame['doc_id'].nunique()} documents, {len(frame)} pairs written to {args.output}; "

@@ -7,6 +7,7 @@ import importlib
 import itertools
 import json
 import logging
+import os
 import signal
 import sys
 import tempfile
@@ -18,8 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .api import extract, get_engine, to_frame
-from .corpus import Document, InputError, Problem, read_documents
+from .api import PAIR_COLUMNS, extract, get_engine, to_frame
+from .corpus import (
+    Document,
+    InputError,
+    Problem,
+    read_documents,
+    refuse_overwrite,
+    safe_csv_frame,
+)
 from .levels import CUE_LEVELS
 from .records import CueTargetPair
 from .schema import ResourceError
@@ -46,17 +54,52 @@ def _summary(pairs: list[CueTargetPair], n_docs: int, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def _write_pairs(pairs: list[CueTargetPair], out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    suffix = out.suffix.lower()
-    if suffix in (".jsonl", ".ndjson"):
-        with open(out, "w", encoding="utf-8") as fh:
+class PairWriter:
+    """Writes pairs as they are found to ``OUT.partial`` and renames it to ``OUT`` when closed.
+
+    ``OUT`` therefore only ever holds a complete result; after a failure the pairs of every
+    finished document are kept in ``OUT.partial`` (and the error says so). CSV cells that a
+    spreadsheet would run as formulas are neutralised (``corpus.neutralize_cell``).
+    """
+
+    def __init__(self, out: Path):
+        suffix = out.suffix.lower()
+        if suffix not in (".csv", ".jsonl", ".ndjson"):
+            raise InputError(f"{out}: output must end in .csv or .jsonl")
+        self.out = out
+        self.partial = out.with_name(out.name + ".partial")
+        self.csv = suffix == ".csv"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = open(self.partial, "w", encoding="utf-8", newline="")
+        if self.csv:
+            self._fh.write(",".join(PAIR_COLUMNS) + "\n")
+        self.n = 0
+
+    def write(self, pairs: list[CueTargetPair]) -> None:
+        if self.csv:
+            if pairs:
+                safe_csv_frame(to_frame(pairs)).to_csv(self._fh, index=False, header=False)
+        else:
             for p in pairs:
-                fh.write(json.dumps(p.model_dump(mode="json"), ensure_ascii=False) + "\n")
-    elif suffix == ".csv":
-        to_frame(pairs).to_csv(out, index=False)
-    else:
-        raise InputError(f"{out}: output must end in .csv or .jsonl")
+                self._fh.write(json.dumps(p.model_dump(mode="json"), ensure_ascii=False) + "\n")
+        self._fh.flush()
+        self.n += len(pairs)
+
+    def close(self) -> None:
+        """Finish: the partial file becomes the output."""
+        self._fh.close()
+        os.replace(self.partial, self.out)
+
+    def abandon(self) -> str:
+        """Stop after a failure, keeping what was written; a sentence saying where it is."""
+        self._fh.close()
+        return f"the {self.n} pair(s) of the documents finished before it are in {self.partial}"
+
+
+def _write_pairs(pairs: list[CueTargetPair], out: Path) -> None:
+    writer = PairWriter(out)
+    writer.write(pairs)
+    writer.close()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -98,21 +141,27 @@ class Interrupted(Exception):
     """Ctrl-C during a command, after its finished work was saved (the message says where)."""
 
 
-def _stdin_documents(
-    fmt: str, text_col: str, id_col: str | None, problems: list[Problem]
-) -> Iterator[Document]:
-    """Documents from standard input: one plain-text document (``txt``), or a CSV/TSV/JSONL table."""
+def _stdin_documents(args: argparse.Namespace, problems: list[Problem]) -> Iterator[Document]:
+    """Documents from standard input: one plain-text document (``txt``), or a CSV/TSV/JSONL table.
+
+    The bytes go through the same strict readers as files (encoding policy, bad rows), with
+    ``<stdin>`` in place of a file name in every message.
+    """
     stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
     raw = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
-    if fmt == "txt":
-        yield Document(id="stdin", text=raw.decode("utf-8", errors="replace"))
-        return
     with tempfile.TemporaryDirectory(prefix="cuelex-stdin-") as tmp:
-        path = Path(tmp) / f"stdin.{fmt}"
+        path = Path(tmp) / f"stdin.{args.stdin_format}"
         path.write_bytes(raw)
         found: list[Problem] = []
         try:
-            yield from read_documents(path, text_col=text_col, id_col=id_col, problems=found)
+            yield from read_documents(
+                path,
+                text_col=args.text_col,
+                id_col=args.id_col,
+                problems=found,
+                encoding=args.encoding,
+                skip_bad_rows=args.skip_bad_rows,
+            )
         except InputError as exc:
             raise InputError(str(exc).replace(str(path), "<stdin>")) from None
         finally:
@@ -124,10 +173,15 @@ def _documents(args: argparse.Namespace, problems: list[Problem]) -> Iterator[Do
         raise InputError("standard input ('-') can be read only once")
     for f in args.files:
         if f == STDIN:
-            yield from _stdin_documents(args.stdin_format, args.text_col, args.id_col, problems)
+            yield from _stdin_documents(args, problems)
         else:
             yield from read_documents(
-                f, text_col=args.text_col, id_col=args.id_col, problems=problems
+                f,
+                text_col=args.text_col,
+                id_col=args.id_col,
+                problems=problems,
+                encoding=args.encoding,
+                skip_bad_rows=args.skip_bad_rows,
             )
 
 
@@ -191,12 +245,15 @@ def cmd_extract(args: argparse.Namespace) -> int:
     get_engine(
         args.lexicons, args.rules, args.extra_lexicon or ()
     )  # a bad lexicon fails before any input is read
+    if args.output:
+        refuse_overwrite(args.output, args.files)
     problems: list[Problem] = []
     pairs: list[CueTargetPair] = []
     n = 0
     bar = _progress_bar(not args.quiet and sys.stderr.isatty())
     t0 = time.perf_counter()
     docs = ((d.id, d.text, options) for d in _documents(args, problems))
+    writer = PairWriter(Path(args.output)) if args.output else None
     pool = None
     try:
         if args.workers == 1:
@@ -207,6 +264,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
             pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_ignore_sigint)
             results = _in_parallel(pool, docs, args.workers)
         for found in results:
+            if writer is not None:
+                writer.write(found)
             pairs.extend(found)
             n += 1
             if bar is not None:
@@ -217,19 +276,27 @@ def cmd_extract(args: argparse.Namespace) -> int:
             pool = None
         if bar is not None:
             bar.close()
-        where = args.output or "standard output"
-        if args.output or pairs:
-            _emit(pairs, args.output)
-        raise Interrupted(
-            f"interrupted after {n} document(s); the pairs of those were written to {where}"
-        ) from None
+            bar = None
+        if writer is not None:
+            where = writer.abandon()
+        else:
+            _emit(pairs, None)
+            where = "the pairs of those were written to standard output"
+        raise Interrupted(f"interrupted after {n} document(s); {where}") from None
+    except BaseException:
+        if writer is not None:
+            print(f"cuelex: stopped; {writer.abandon()}", file=sys.stderr)
+        raise
     finally:
         if pool is not None:
             pool.shutdown()
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
-    _emit(pairs, args.output)
+    if writer is not None:
+        writer.close()
+    else:
+        _emit(pairs, None)
     if not args.quiet:
         print(_summary(pairs, n, seconds), file=sys.stderr)
     for problem in problems:
@@ -241,7 +308,7 @@ def _emit(pairs: list[CueTargetPair], output: str | None) -> None:
     if output:
         _write_pairs(pairs, Path(output))
     else:
-        to_frame(pairs).to_csv(sys.stdout, index=False)
+        safe_csv_frame(to_frame(pairs)).to_csv(sys.stdout, index=False)
 
 
 def _lexicon_check(
@@ -346,6 +413,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--id-col", default=None, help="document id column (default: id or note_id if present)"
+    )
+    p.add_argument(
+        "--encoding",
+        default="utf-8",
+        help="encoding of the input files (default: utf-8; invalid bytes are an error, never replaced)",
+    )
+    p.add_argument(
+        "--skip-bad-rows",
+        action="store_true",
+        help="skip malformed rows (listed on stderr with file and line) instead of stopping",
     )
     p.add_argument(
         "--lexicons", default=None, help="lexicon file or folder replacing the shipped lexicons"

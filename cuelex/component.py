@@ -7,6 +7,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from .api import get_engine, get_linker
+from .corpus import check_text
 from .dedup import deduplicate
 from .extensions import ASSESS_KEY, PAIRS_KEY, encode, register_extensions
 
@@ -64,7 +65,7 @@ class CuelexComponent:
         self.linker = get_linker(vocabulary) if self.link else None
 
     def __call__(self, doc: Doc) -> Doc:
-        text = doc.text
+        text = check_text(doc.text, "Doc text")  # lone surrogates: one policy for every entry point
         sents = None
         if self.use_doc_sents and doc.has_annotation("SENT_START"):
             sents = [(s.start_char, s.end_char) for s in doc.sents]

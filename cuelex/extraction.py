@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
 
 import regex
@@ -113,17 +114,21 @@ def _first_of_item(op, av) -> tuple[set[str] | None, bool]:  # type: ignore[no-u
     return None, False
 
 
-def _literal_prefixes(pattern: str, k: int = 3, limit: int = 4000) -> set[str] | None:
+def _literal_prefixes(
+    pattern: str, k: int = 3, limit: int = 4000, spaces: bool = False
+) -> set[str] | None:
     """Lower-case strings (at most ``k`` chars) one of which every match of ``pattern`` starts with.
 
     None when they cannot be worked out (then the pattern is tried at every candidate position).
-    A prefix shorter than ``k`` means the literal part of the pattern ends there.
+    A prefix shorter than ``k`` means the literal part of the pattern ends there. With ``spaces``
+    the prefixes are those of the match text with every whitespace run collapsed to one " " (see
+    ``_spaced_head``), so that they can reach past ``\\s+`` into the next word.
     """
     try:
         tree = _sre_parser.parse(pattern, re.IGNORECASE)
     except Exception:
         return None
-    out = _expand(list(tree), {""}, k, limit)
+    out = _expand(list(tree), {""}, k, limit, spaces)
     if out is None:
         return None
     prefixes = {p.rstrip(_CLOSED).lower() for p in out}
@@ -131,13 +136,57 @@ def _literal_prefixes(pattern: str, k: int = 3, limit: int = 4000) -> set[str] |
 
 
 _CLOSED = "\0"  # marks a prefix whose literal part has ended before k characters
+_REPEATS = (
+    _sre_constants.MAX_REPEAT,
+    _sre_constants.MIN_REPEAT,
+    getattr(_sre_constants, "POSSESSIVE_REPEAT", _sre_constants.MAX_REPEAT),
+)
+_WS_CHAR = regex.compile(r"\s", regex.V1)  # whitespace exactly as the patterns' \s sees it
+_WS_RUN = regex.compile(r"\s+", regex.V1)
+
+
+def _single(sub: object) -> tuple[object, object]:
+    """The only item of a repeat's body, or a non-item when the body has several."""
+    items = list(sub)  # type: ignore[call-overload]
+    if len(items) == 1:
+        return items[0]
+    return None, None
 
 
 def _close(heads: set[str], k: int) -> set[str]:
     return {h if len(h) >= k or h.endswith(_CLOSED) else h + _CLOSED for h in heads}
 
 
-def _expand(items: list, heads: set[str], k: int, limit: int) -> set[str] | None:
+def _space_chars(op, av) -> set[str] | None:  # type: ignore[no-untyped-def]
+    """For a single-character item: the characters it matches with whitespace as " ", else None."""
+    c = _sre_constants
+    if op is c.LITERAL:
+        return {" " if _WS_CHAR.match(chr(av)) else chr(av)}
+    if op is not c.IN:
+        return None
+    chars: set[str] = set()
+    for o, a in av:
+        if o is c.LITERAL:
+            chars.add(" " if _WS_CHAR.match(chr(a)) else chr(a))
+        elif o is c.RANGE and a[1] - a[0] <= 300:
+            chars |= {" " if _WS_CHAR.match(chr(x)) else chr(x) for x in range(a[0], a[1] + 1)}
+        elif o is c.CATEGORY and a is c.CATEGORY_SPACE:
+            chars.add(" ")
+        elif o is c.CATEGORY and a in _CATEGORY_CHARS:
+            chars |= _CATEGORY_CHARS[a]
+        else:
+            return None
+    return chars
+
+
+def _add_chars(heads: set[str], chars: set[str]) -> set[str]:
+    """Extend heads by one character each; a space after a space collapses (whitespace runs)."""
+    return {h if ch == " " and h.endswith(" ") else h + ch for h in heads for ch in chars}
+
+
+def _expand(
+    items: list, heads: set[str], k: int, limit: int, spaces: bool = False
+) -> set[str] | None:
     """Extend each open head by the literal continuations of ``items`` up to length k."""
     c = _sre_constants
     for n, (op, av) in enumerate(items):
@@ -148,7 +197,20 @@ def _expand(items: list, heads: set[str], k: int, limit: int) -> set[str] | None
         rest = items[n + 1 :]
         if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
             continue
-        if op is c.LITERAL:
+        if spaces and op in (c.LITERAL, c.IN):
+            chars = _space_chars(op, av)
+            if chars is None or len(chars) > 40:
+                return done | _close(open_heads, k)
+            heads = done | _add_chars(open_heads, chars)
+        elif spaces and op in _REPEATS and _space_chars(*_single(av[2])) == {" "}:
+            # a whitespace run (\s+, \s*, " +") collapses to one space however long it is
+            lo = av[0]
+            taken = _expand(rest, _add_chars(open_heads, {" "}), k, limit, spaces)
+            skipped = _expand(rest, open_heads, k, limit, spaces) if lo == 0 else set()
+            if taken is None or skipped is None:
+                return None
+            return done | taken | skipped
+        elif op is c.LITERAL:
             heads = done | {h + chr(av) for h in open_heads}
         elif op is c.IN:
             if any(o is c.CATEGORY and a is c.CATEGORY_SPACE for o, a in av):
@@ -158,26 +220,26 @@ def _expand(items: list, heads: set[str], k: int, limit: int) -> set[str] | None
                 return done | _close(open_heads, k)
             heads = done | {h + ch for h in open_heads for ch in chars}
         elif op is c.SUBPATTERN:
-            sub = _expand(list(av[-1]), open_heads, k, limit)
-            follow = None if sub is None else _expand(rest, sub, k, limit)
+            sub = _expand(list(av[-1]), open_heads, k, limit, spaces)
+            follow = None if sub is None else _expand(rest, sub, k, limit, spaces)
             return None if follow is None else done | follow
         elif op is c.BRANCH:
             out: set[str] = set(done)
             for branch in av[1]:
-                follow = _expand(list(branch) + rest, open_heads, k, limit)
+                follow = _expand(list(branch) + rest, open_heads, k, limit, spaces)
                 if follow is None:
                     return None
                 out |= follow
             return out
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)):
+        elif op in _REPEATS:
             lo, hi, sub = av
-            once = _expand(list(sub), open_heads, k, limit)
+            once = _expand(list(sub), open_heads, k, limit, spaces)
             if once is None:
                 return None
             if hi != 1:
                 once = _close(once, k)  # repeated: stop extending here
-            taken = _expand(rest, once, k, limit)
-            skipped = _expand(rest, open_heads, k, limit) if lo == 0 else set()
+            taken = _expand(rest, once, k, limit, spaces)
+            skipped = _expand(rest, open_heads, k, limit, spaces) if lo == 0 else set()
             if taken is None or skipped is None:
                 return None
             return done | taken | skipped
@@ -191,44 +253,54 @@ def _expand(items: list, heads: set[str], k: int, limit: int) -> set[str] | None
 class _Scanner:
     """Leftmost-longest scan of many patterns at once, dispatched on literal prefixes.
 
-    Each pattern's literal prefixes (up to three characters) are read from its parse tree. A
-    prefilter finds the positions where some prefix begins; there, only the patterns whose prefix
-    agrees with the text's next three characters are tried, together, in POSIX (longest-match)
-    mode. The result equals one big POSIX alternation over all patterns (a test checks this) for
-    text whose case folds one character to one character, at a fraction of the cost.
+    Each pattern's literal prefixes are read from its parse tree twice: up to three characters of
+    raw text (for the prefilter) and up to ``DEPTH`` characters of text whose whitespace runs are
+    collapsed to one space (for dispatch; this reaches past the first word, so "is normal" is not
+    tried against the two dozen "is not seen" / "is excluded" patterns). A prefilter finds the
+    positions where some raw prefix begins; there, only the patterns whose spaced prefix agrees
+    with the text's next characters are tried, together, in POSIX (longest-match) mode. The result
+    equals one big POSIX alternation over all patterns (a test checks this) for text whose case
+    folds one character to one character, at a fraction of the cost.
     """
 
     _CANDIDATES = regex.compile(r"(?<!\w)\w|[^\w\s]", regex.V1)
+    DEPTH = 12  # characters of spaced prefix used for dispatch
 
-    def __init__(self, items: list[tuple[str, bool]]):
+    def __init__(self, items: list[tuple[str, bool]], dispatch: bool = True):
         self.items = items
+        self.dispatch = dispatch
         anywhere: set[int] = set()
         by_prefix: dict[str, set[int]] = {}
         bounded: set[str] = set()
         free: set[str] = set()
         for idx, (pattern, wb) in enumerate(items):
-            prefixes = _literal_prefixes(pattern, k=3)
-            if prefixes is None:
+            raw = _literal_prefixes(pattern, k=3) if dispatch else None
+            if raw is None:
                 anywhere.add(idx)
                 continue
-            for prefix in prefixes:
+            (bounded if wb else free).update(regex.escape(p) for p in raw)
+            spaced = _literal_prefixes(pattern, k=self.DEPTH, spaces=True)
+            # "" (spaced prefixes unknown): tried wherever the prefilter stops
+            for prefix in spaced if spaced is not None else ("",):
                 by_prefix.setdefault(prefix, set()).add(idx)
-            (bounded if wb else free).update(prefixes)
         self._by_prefix = {k: frozenset(v) for k, v in by_prefix.items()}
+        self._always = self._by_prefix.pop("", frozenset())
         self._anywhere_ids = frozenset(anywhere)
         self._compiled: dict[frozenset[int], regex.Pattern] = {}
         self._at: dict[str, regex.Pattern | None] = {}
-        if anywhere:
-            self._prefilter = self._CANDIDATES
-        else:
+        # The prefilter stops (zero-width) wherever some prefix begins: on the lower-cased text
+        # (case-sensitive, fast) when lower-casing keeps every offset, else case-insensitively.
+        self._prefilter_ci = self._CANDIDATES
+        self._prefilter = None
+        if not anywhere:
             parts = []
             if bounded:
-                parts.append(r"(?<!\w)\L<bounded>")
+                parts.append(r"(?<!\w)(?=" + _trie(bounded) + ")")
             if free:
-                parts.append(r"\L<free>")
-            self._prefilter = regex.compile(
-                "|".join(parts), _FLAGS, bounded=sorted(bounded), free=sorted(free)
-            )
+                parts.append("(?=" + _trie(free) + ")")
+            source = "|".join(parts) or r"(?!)"
+            self._prefilter = regex.compile(source, regex.V1)
+            self._prefilter_ci = regex.compile(source, _FLAGS)
 
     def _compile(self, ids: frozenset[int]) -> regex.Pattern:
         """The POSIX alternation of a set of patterns (plus those that may start anywhere), cached."""
@@ -240,27 +312,46 @@ class _Scanner:
         return found
 
     def _pattern_for(self, head: str) -> regex.Pattern | None:
-        """Patterns that may match where the text continues with ``head`` (3 lower-case chars)."""
-        ids: frozenset[int] = frozenset()
-        for n in (1, 2, 3):
-            ids |= self._by_prefix.get(head[:n], frozenset())
-        found = self._compile(ids) if ids or self._anywhere_ids else None
-        if len(self._at) < 100_000:  # bounded cache of prefix -> compiled bucket
-            self._at[head] = found
-        return found
+        """Patterns that may match where the spaced, lower-cased text continues with ``head``."""
+        ids = self._always
+        by_prefix = self._by_prefix
+        for n in range(1, len(head) + 1):
+            found = by_prefix.get(head[:n])
+            if found is not None:
+                ids = ids | found
+        pattern = self._compile(ids) if ids or self._anywhere_ids else None
+        if len(self._at) < 100_000:  # bounded cache of head -> compiled bucket
+            self._at[head] = pattern
+        return pattern
 
     def __reduce__(self):
-        return (_Scanner, (self.items,))
+        return (_Scanner, (self.items, self.dispatch))
 
     def finditer(self, text: str) -> Iterable[regex.Match]:
         """Non-overlapping leftmost-longest matches of all patterns, in text order."""
+        if not self.dispatch:  # reference path: one POSIX alternation of every pattern
+            for m in self._compile(frozenset()).finditer(text):
+                if m.end() > m.start():
+                    yield m
+            return
         pos = 0
         at = self._at
-        for cand in self._prefilter.finditer(text, overlapped=True):
+        depth = self.DEPTH
+        low = text.lower()
+        if self._prefilter is not None and len(low) == len(text):
+            stops = self._prefilter.finditer(low)
+        else:
+            stops = self._prefilter_ci.finditer(text, overlapped=True)
+        for cand in stops:
             start = cand.start()
             if start < pos:
                 continue
-            head = text[start : start + 3].lower()
+            head = text[start : start + 2 * depth]
+            if "  " in head or not head.isprintable():
+                head = _spaced_head(text, start, depth)
+            elif len(head) > depth:
+                head = head[:depth]
+            head = head.lower()
             pattern = at[head] if head in at else self._pattern_for(head)
             if pattern is None:
                 continue
@@ -268,6 +359,89 @@ class _Scanner:
             if m is not None and m.end() > start:
                 yield m
                 pos = m.end()
+
+
+def _trie(alternatives: Iterable[str]) -> str:
+    """One regex for many escaped alternatives, factored on common leading pieces (a trie)."""
+    root: dict = {}
+    for alt in alternatives:
+        node = root
+        for piece in _PIECE.findall(alt):
+            node = node.setdefault(piece, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [piece + emit(sub) for piece, sub in sorted(node.items()) if piece]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body  # an alternative may end here
+
+    return emit(root)
+
+
+_PIECE = regex.compile(r"\\.|.", regex.V1 | regex.DOTALL)  # an escaped character, a character
+
+
+def _spaced_head(text: str, start: int, depth: int) -> str:
+    """The first ``depth`` characters of ``text[start:]`` with every whitespace run made one space."""
+    width = 4 * depth
+    while True:
+        head = _WS_RUN.sub(" ", text[start : start + width])
+        if len(head) >= depth or start + width >= len(text):
+            return head[:depth]
+        width *= 4
+
+
+class _Construct:
+    """``Model.model_construct(**values)`` for already-valid values, without its per-field loop.
+
+    Builds the same ``__dict__`` (fields in declaration order, defaults filled in) and the same
+    set of explicitly set fields. Models with aliases, default factories, mutable defaults, extra
+    fields, private attributes or a post-init hook go through ``model_construct`` itself.
+    """
+
+    _IMMUTABLE = (type(None), bool, int, float, str, tuple, frozenset, Enum)
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        fields = cls.__pydantic_fields__  # type: ignore[attr-defined]
+        self.order = tuple(fields)
+        self.defaults = {n: f.default for n, f in fields.items() if not f.is_required()}
+        self.simple = (
+            all(
+                f.alias is None
+                and f.validation_alias is None
+                and f.default_factory is None
+                and (f.is_required() or isinstance(f.default, self._IMMUTABLE))
+                for f in fields.values()
+            )
+            and not cls.__pydantic_post_init__  # type: ignore[attr-defined]
+            and not cls.__pydantic_root_model__  # type: ignore[attr-defined]
+            and not cls.__private_attributes__  # type: ignore[attr-defined]
+            and cls.model_config.get("extra") != "allow"  # type: ignore[attr-defined]
+        )
+
+    def __call__(self, **values: object) -> object:
+        if not self.simple:
+            return self.cls.model_construct(**values)  # type: ignore[attr-defined]
+        defaults = self.defaults
+        data = {}
+        for name in self.order:
+            if name in values:
+                data[name] = values[name]
+            elif name in defaults:
+                data[name] = defaults[name]
+        inst = self.cls.__new__(self.cls)
+        _object_setattr(inst, "__dict__", data)
+        _object_setattr(inst, "__pydantic_fields_set__", {n for n in values if n in data})
+        _object_setattr(inst, "__pydantic_extra__", None)
+        _object_setattr(inst, "__pydantic_private__", None)
+        return inst
+
+
+_object_setattr = object.__setattr__
+_new_pair = _Construct(CueTargetPair)
 
 
 @dataclass(frozen=True)
@@ -359,6 +533,7 @@ class _WordList:
         for key in phrases:
             phrases[key].sort(key=len, reverse=True)
         self._phrases = phrases
+        self._words = frozenset(k for k, v in phrases.items() if any(len(p) == 1 for p in v))
 
     def match_at(self, toks: Sequence[_Tok], i: int, stop: int | None = None) -> int:
         """Length in tokens of the longest item starting at ``toks[i]`` (0 if none)."""
@@ -382,7 +557,7 @@ class _WordList:
         return best
 
     def __contains__(self, word: str) -> bool:
-        return any(len(p) == 1 for p in self._phrases.get(word, ()))
+        return word in self._words  # the one-token items
 
 
 class Engine:
@@ -414,7 +589,11 @@ class Engine:
         self._context = [
             (
                 rule,
-                regex.compile(f"(?:{rule.preceded_by})\\Z", _FLAGS) if rule.preceded_by else None,
+                # searched backwards from the cue ((?r)): the same yes/no as a forward search,
+                # without trying every start position of a long sentence (quadratic)
+                regex.compile(f"(?r)(?:{rule.preceded_by})\\Z", _FLAGS)
+                if rule.preceded_by
+                else None,
                 regex.compile(f"(?:{rule.followed_by})", _FLAGS) if rule.followed_by else None,
             )
             for rule in res.context
@@ -968,7 +1147,7 @@ class Engine:
                 if cue is None:
                     continue
                 pairs.append(
-                    CueTargetPair.model_construct(  # values built here are already valid: skip re-validation
+                    _new_pair(  # values built here are already valid: skip re-validation
                         doc_id=doc_id,
                         sentence=sentence,
                         sentence_start=an.start,

@@ -12,17 +12,27 @@ Standard library only (``urllib.request``). Nothing is sent anywhere unless you 
 name (``api_key_env``) when the adapter is created and is never stored in the cache or the system
 name. Temperature 0 by default. Prompts and answers (clinical text) are logged at DEBUG only.
 
-Errors raise :class:`LLMError` with ``status`` (HTTP code or None) and ``retryable``: timeouts,
-connection errors, 408/409/425/429 and 5xx are retryable (the runner backs off and retries; a
-``Retry-After`` header is honoured); other 4xx (bad key, unknown model) are not.
+``timeout`` is a deadline for the whole call (connect, send, and every byte of the answer), not
+per read: a server that drips its answer is cut off when it passes. A response larger than
+``max_response_bytes`` (default 8 MiB) is refused. Every failure raises :class:`LLMError` (never a
+raw socket, SSL or ``http.client`` exception) with ``status`` (HTTP code or None) and
+``retryable``: timeouts, transport errors, 408/409/425/429 and 5xx are retryable (the runner backs
+off and retries; a ``Retry-After`` header is honoured); other 4xx (bad key, unknown model), an
+over-long or malformed response and a reply without text (``content: null``) are not. The API key
+is replaced by ``***`` in every error message (a server may echo request headers), so it never
+reaches the run cache or a log.
 """
 
 from __future__ import annotations
 
+import functools
+import http.client
 import json
 import logging
 import os
 import socket
+import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
@@ -62,6 +72,7 @@ class OpenAIChat:
         api_key_env: str | None = None,
         temperature: float = 0.0,
         timeout: float = 120.0,
+        max_response_bytes: int = 8 * 1024 * 1024,
         max_tokens: int | None = None,
         system_prompt: str | None = None,
         extra_body: Mapping[str, Any] | None = None,
@@ -79,6 +90,9 @@ class OpenAIChat:
         self.url = self.base_url if self.base_url.endswith("/chat/completions") else self.base_url + "/chat/completions"
         self.temperature = float(temperature)
         self.timeout = float(timeout)
+        if max_response_bytes < 1:
+            raise ValueError(f"max_response_bytes must be >= 1, got {max_response_bytes!r}")
+        self.max_response_bytes = int(max_response_bytes)
         self.max_tokens = max_tokens
         self.system_prompt = system_prompt
         self.extra_body = dict(extra_body or {})
@@ -108,12 +122,32 @@ class OpenAIChat:
     def __call__(self, prompt: str) -> str:
         if not isinstance(prompt, str):
             raise TypeError(f"prompt must be text, got {type(prompt).__name__}")
+        try:
+            return self._call(prompt)
+        except LLMError as exc:
+            raise LLMError(
+                self._scrub(str(exc)), status=exc.status, retryable=exc.retryable,
+                retry_after=exc.retry_after,
+            ) from None
+
+    def _scrub(self, text: str) -> str:
+        """``text`` with the API key (should a server echo it) replaced by ``***``."""
+        key = self._headers.get("Authorization", "").removeprefix("Bearer ")
+        return text.replace(key, "***") if key else text
+
+    def _call(self, prompt: str) -> str:
         data = json.dumps(self.request_body(prompt)).encode("utf-8")
         req = urllib.request.Request(self.url, data=data, headers=self._headers, method="POST")
         log.debug("POST %s model=%s prompt=%r", self.url, self.model, prompt)
+        deadline = _Deadline(self.timeout)
+        opener = urllib.request.build_opener(
+            _DeadlineHTTPHandler(deadline), _DeadlineHTTPSHandler(deadline)
+        )
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                raw = resp.read()
+            with deadline, opener.open(req, timeout=self.timeout) as resp:
+                raw = _read_capped(resp, self.max_response_bytes, deadline, self.url)
+        except LLMError:
+            raise
         except urllib.error.HTTPError as exc:
             body = _read_quietly(exc)
             retry_after = _retry_after(exc.headers.get("Retry-After") if exc.headers else None)
@@ -123,15 +157,15 @@ class OpenAIChat:
                 retryable=exc.code in RETRYABLE_STATUS or exc.code >= 500,
                 retry_after=retry_after,
             ) from None
-        except TimeoutError as exc:
-            raise LLMError(f"timed out after {self.timeout:g} s ({self.url})") from exc
-        except urllib.error.URLError as exc:
-            reason = exc.reason
-            if isinstance(reason, (TimeoutError, socket.timeout)):
-                raise LLMError(f"timed out after {self.timeout:g} s ({self.url})") from None
-            raise LLMError(f"cannot reach {self.url}: {reason}") from None
-        except (ConnectionError, OSError) as exc:
-            raise LLMError(f"connection error with {self.url}: {exc}") from None
+        except Exception as exc:  # every transport failure becomes the library's error
+            if deadline.expired or isinstance(exc, TimeoutError) or isinstance(
+                getattr(exc, "reason", None), TimeoutError
+            ):
+                raise LLMError(f"timed out: no complete answer within {self.timeout:g} s ({self.url})") from None
+            reason = getattr(exc, "reason", exc)
+            raise LLMError(
+                f"cannot reach {self.url} (transport error {type(reason).__name__}: {reason})"
+            ) from None
         try:
             payload = json.loads(raw.decode("utf-8"))
             content = payload["choices"][0]["message"]["content"]
@@ -141,9 +175,131 @@ class OpenAIChat:
                 retryable=False,
             ) from None
         if not isinstance(content, str):
-            raise LLMError(f"empty reply from {self.url} (content is {content!r})", retryable=True)
+            # content null: the model produced no text (e.g. only a refusal or a tool call); asking
+            # again at temperature 0 gives the same, so it is not retried
+            raise LLMError(
+                f"empty reply from {self.url} (content is {content!r})", retryable=False
+            )
         log.debug("reply from %s: %r", self.url, content)
         return content
+
+
+class _Deadline:
+    """A wall-clock limit for a whole call: when it passes, the call's sockets are shut down, so a
+    server that drips its answer a byte at a time cannot hold the call beyond it."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.expired = False
+        self._socks: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self.end = 0.0
+
+    def __enter__(self) -> _Deadline:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._timer.cancel()
+
+    def start(self) -> None:
+        if self.end == 0.0:
+            self.end = time.monotonic() + self.seconds
+            self._timer.start()
+
+    def remaining(self) -> float:
+        return max(0.0, self.end - time.monotonic()) if self.end else self.seconds
+
+    def watch(self, sock: socket.socket | None) -> None:
+        with self._lock:
+            if sock is None:
+                return
+            self._socks.append(sock)
+            if self.expired:
+                _shutdown(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            for sock in self._socks:
+                _shutdown(sock)
+
+
+def _shutdown(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
+class _DeadlineHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, *args: Any, deadline: _Deadline, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._deadline = deadline
+
+    def connect(self) -> None:
+        super().connect()
+        self._deadline.watch(self.sock)
+
+
+class _DeadlineHTTPSConnection(http.client.HTTPSConnection):
+    def __init__(self, *args: Any, deadline: _Deadline, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._deadline = deadline
+
+    def connect(self) -> None:
+        super().connect()
+        self._deadline.watch(self.sock)
+
+
+class _DeadlineHTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, deadline: _Deadline):
+        super().__init__()
+        self.deadline = deadline
+
+    def http_open(self, req: urllib.request.Request) -> Any:
+        self.deadline.start()
+        return self.do_open(functools.partial(_DeadlineHTTPConnection, deadline=self.deadline), req)
+
+
+class _DeadlineHTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, deadline: _Deadline):
+        super().__init__()
+        self.deadline = deadline
+
+    def https_open(self, req: urllib.request.Request) -> Any:
+        self.deadline.start()
+        return self.do_open(
+            functools.partial(_DeadlineHTTPSConnection, deadline=self.deadline), req,
+            context=self._context,
+        )
+
+
+def _read_capped(resp: Any, limit: int, deadline: _Deadline, url: str) -> bytes:
+    """The response body, refusing one larger than ``limit`` bytes or one past the deadline."""
+    length = resp.headers.get("Content-Length") if resp.headers else None
+    if length and length.isdigit() and int(length) > limit:
+        raise LLMError(
+            f"response from {url} is {int(length)} bytes, more than the {limit}-byte limit "
+            "(max_response_bytes)", retryable=False,
+        )
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = resp.read1(65536) if hasattr(resp, "read1") else resp.read(65536)
+        if deadline.expired:
+            raise LLMError(f"timed out: no complete answer within {deadline.seconds:g} s ({url})")
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > limit:
+            raise LLMError(
+                f"response from {url} exceeds the {limit}-byte limit (max_response_bytes)",
+                retryable=False,
+            )
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _read_quietly(exc: urllib.error.HTTPError) -> str:

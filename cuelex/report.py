@@ -31,6 +31,8 @@ import base64
 import html
 import json
 import math
+import os
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -163,6 +165,12 @@ _JS = """
 # --------------------------------------------------------------------------------------------------
 # helpers
 # --------------------------------------------------------------------------------------------------
+
+
+_ACTIVE_SVG = re.compile(
+    r"<\s*(?:script|foreignobject|iframe|embed|object)\b|\son[a-z]+\s*=|javascript:|<\s*/\s*svg\s*>\s*\S",
+    re.IGNORECASE,
+)
 
 
 def _esc(value: Any) -> str:
@@ -517,7 +525,7 @@ def render_report(report: Any, *, title: str | None = None) -> str:
         retained = not _missing(p.get("output_start"))
         href = f"#out-{pid}" if retained else f"#row-{pid}"
         marks.setdefault(int(p["target_end"]), []).append(
-            f'<a class="fate f-{p["fate"]}" href="{href}" data-mark="{_esc(mark)}" '
+            f'<a class="fate f-{_esc(p["fate"])}" href="{href}" data-mark="{_esc(mark)}" '
             f'data-pairs="{pid}" data-fate="{_esc(p["fate"])}" '
             f'title="{_esc(label)}: {_esc(ptitle)}"></a>'
         )
@@ -588,7 +596,7 @@ def render_report(report: Any, *, title: str | None = None) -> str:
             f'<tr class="pair" id="row-{pid}" data-pairs="{pid}"><td class="num">{i + 1}</td>'
             f'<td><a href="#src-{pid}">{_esc(p["cue_text"])}</a></td>'
             f"<td>{_esc(p['target_text'])}</td><td><code>{_esc(p['source_level'])}</code></td>"
-            f'<td><a class="fate f-{p["fate"]}" data-mark="{_esc(mark)}"'
+            f'<td><a class="fate f-{_esc(p["fate"])}" data-mark="{_esc(mark)}"'
             + (f' href="#out-{pid}"' if retained else "")
             + f"></a> {_esc(label)}</td><td>{out_cell}</td></tr>"
         )
@@ -738,6 +746,11 @@ def _plot_html(name: str, plot: Any) -> str:
         i = s.find("<svg")
         if i < 0:
             raise ValueError(f"plot {name!r}: no <svg> element")
+        if _ACTIVE_SVG.search(s):
+            # scripts, event handlers, javascript: links or foreign HTML: shown as an image, in
+            # which a browser runs none of them
+            data = base64.b64encode(s[i:].encode("utf-8")).decode("ascii")
+            return f'<img alt="{_esc(name)}" src="data:image/svg+xml;base64,{data}">'
         return s[i:]
     if s.startswith("data:image/"):
         return f'<img alt="{_esc(name)}" src="{_esc(s)}">'
@@ -865,12 +878,17 @@ def write_report(html_text: str, path: str | Path) -> Path:
     """Write a page (UTF-8), creating the parent folder."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(html_text, encoding="utf-8")
+    tmp = p.with_name(p.name + ".partial")  # a failed write never leaves half a page at ``path``
+    tmp.write_text(html_text, encoding="utf-8")
+    os.replace(tmp, p)
     return p
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """``cuelex report INPUT -o report.html``."""
+    from .corpus import refuse_overwrite
+
+    refuse_overwrite(args.output, [args.input])
     page = render(args.input, plots=not args.no_plots)
     out = write_report(page, args.output)
     print(f"report written to {out}")

@@ -235,27 +235,52 @@ def as_documents(benchmark: Any) -> list[Document]:
     return docs
 
 
+def benchmark_sha(docs: Sequence[Document]) -> str:
+    """Content hash of a benchmark: SHA-256 over every document's id, type, text and pairs, in order.
+
+    Each document record of a run cache carries it, so one cache never mixes two benchmarks.
+    """
+    h = hashlib.sha256()
+    for d in docs:
+        pairs = None if d.pairs is None else [p.model_dump(mode="json") for p in d.pairs]
+        h.update(json.dumps([d.id, d.doc_type, d.text_sha, pairs], sort_keys=True).encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    pa, pb = Path(a), Path(b)
+    if pa.resolve() == pb.resolve():
+        return True
+    try:
+        return pa.exists() and pb.exists() and os.path.samefile(pa, pb)
+    except OSError:
+        return False
+
+
 def _load_benchmark_file(path: Path) -> Any:
     """A ``cuelex.bench`` benchmark (lines with ``schema_version``: validated by ``bench.load``),
     else a plain JSONL of ``{"id", "text", "doc_type"?, "pairs"?}`` lines."""
     if not path.exists():
         raise FileNotFoundError(f"benchmark file {path} does not exist")
-    records = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
-            if not isinstance(rec, dict):
-                raise ValueError(f"{path}:{n}: expected one JSON object per line, got {type(rec).__name__}")
-            if "schema_version" in rec:
-                from . import bench  # a cuelex benchmark: validated by its own loader
+    from .corpus import _Lines
 
-                return bench.load(path)
-            records.append(rec)
+    records = []
+    # strict UTF-8: a byte that is not valid is named by file and byte offset (InputError)
+    for n, line in enumerate(_Lines(path, path.name.endswith(".gz"), "utf-8"), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
+        if not isinstance(rec, dict):
+            raise ValueError(f"{path}:{n}: expected one JSON object per line, got {type(rec).__name__}")
+        if "schema_version" in rec:
+            from . import bench  # a cuelex benchmark: validated by its own loader
+
+            return bench.load(path)
+        records.append(rec)
     return records
 
 
@@ -306,6 +331,10 @@ class RunCache:
                 self.documents[(rec["doc_id"], rec["text_sha"])] = rec
             else:
                 self.results.append(rec)
+
+    def benchmarks(self) -> set[str]:
+        """Content hashes of the benchmarks the cache's documents came from (older caches: none)."""
+        return {d["benchmark_sha"] for d in self.documents.values() if d.get("benchmark_sha")}
 
     def done_keys(self, *, include_failed: bool = False) -> set[tuple[Any, ...]]:
         return {
@@ -411,7 +440,11 @@ def _call(job: Job, retries: int, backoff: float, max_backoff: float) -> dict[st
         try:
             out = job.answer()
             if not isinstance(out, str):
-                raise TypeError(f"the system returned {type(out).__name__}, not text")
+                # a system that returns None (or any non-text) does so by design or by bug, not by
+                # chance: calling it again gives the same answer, so it is recorded as failed at once
+                exc = TypeError(f"the system returned {type(out).__name__}, not text")
+                exc.retryable = False  # type: ignore[attr-defined]
+                raise exc
             return _result(job, "ok", out, None, attempts, time.perf_counter() - t0)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
@@ -649,10 +682,23 @@ def run(
     if iterations < 1:
         raise ValueError(f"iterations must be >= 1, got {iterations}")
     table = _resolve_prompts(tasks, conditions, prompts)
+    if isinstance(benchmark, (str, os.PathLike)) and _same_file(benchmark, cache):
+        raise ValueError(
+            f"the run cache {cache} is the benchmark file itself: give the cache its own path "
+            "(the cache is appended to and would corrupt the benchmark)"
+        )
     docs = as_documents(benchmark)
+    bench_sha = benchmark_sha(docs)
     if limit is not None:
         docs = docs[:limit]
     rc = RunCache(cache)
+    other = rc.benchmarks() - {bench_sha}
+    if other:
+        raise ValueError(
+            f"run cache {rc.path} holds documents of another benchmark (content hash "
+            f"{sorted(other)[0][:12]}…, this one is {bench_sha[:12]}…): use one cache per "
+            "benchmark, or delete the cache to start over"
+        )
     stats = _Stats()
     run_keys: list[tuple[Any, ...]] = []
     with rc:
@@ -666,6 +712,7 @@ def run(
                         "doc_type": d.doc_type,
                         "text": d.text,
                         "text_sha": d.text_sha,
+                        "benchmark_sha": bench_sha,
                         "pairs": None if d.pairs is None else [p.model_dump(mode="json") for p in d.pairs],
                     }
                 )
@@ -746,7 +793,9 @@ class RunScores:
     def to_csv(self, path: str | os.PathLike[str]) -> Path:
         out = Path(path)
         out.parent.mkdir(parents=True, exist_ok=True)
-        self.table.to_csv(out, index=False)
+        from .corpus import safe_csv_frame
+
+        safe_csv_frame(self.table).to_csv(out, index=False)
         return out
 
     def plot(self, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Any:
@@ -794,6 +843,13 @@ def score_run(
     from .scoring import score_frame
 
     rc = load_run(run_or_cache)
+    mixed = rc.benchmarks()
+    if len(mixed) > 1:
+        raise ValueError(
+            f"run cache {rc.path} mixes documents of {len(mixed)} benchmarks (content hashes "
+            + ", ".join(sorted(m[:12] + "…" for m in mixed))
+            + "): its results cannot be scored as one table"
+        )
     given: dict[str, Document] = {d.id: d for d in as_documents(benchmark)} if benchmark is not None else {}
     rows = []
     pairs_by_id: dict[str, list[CueTargetPair]] = {}
@@ -975,6 +1031,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_run_score(args: argparse.Namespace) -> int:
+    from .corpus import refuse_overwrite
+
+    for out in (args.output, args.plot):
+        if out:
+            refuse_overwrite(out, [args.cache])
     scores = score_run(
         args.cache, n_boot=args.n_boot, seed=args.seed, bertscore=args.bertscore,
         progress=False if args.quiet else None,

@@ -657,9 +657,20 @@ def _make_scorer(
 
 
 def _check_text(name: str, value: Any) -> str:
+    """The text itself, or a clear error: not a str, or not valid Unicode (``corpus.check_text``)."""
+    from .corpus import check_text
+
+    return check_text(value, name)
+
+
+def _bad_text(value: Any) -> str | None:
+    """Why a score_frame cell cannot be scored (not text, lone surrogate), or None."""
+    from .corpus import lone_surrogate
+
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-    return value
+        return f"{_what(value)}, not text"
+    pos = lone_surrogate(value)
+    return None if pos is None else f"text with a lone surrogate at offset {pos} (not valid Unicode)"
 
 
 def score(
@@ -912,9 +923,9 @@ def score_frame(
     ):
         src, out = rec[source_col], rec[output_col]
         bad = [
-            f"{name} ({col!r}) is {_what(v)}, not text"
+            f"{name} ({col!r}) is {why}"
             for name, col, v in (("source", source_col, src), ("output", output_col, out))
-            if not isinstance(v, str)
+            if (why := _bad_text(v)) is not None
         ]
         if bad:
             msg = f"row {i} (id {doc_id!r}): " + "; ".join(bad)
@@ -1050,38 +1061,50 @@ def _documents_table(
 # --------------------------------------------------------------------------------------------------
 
 
-def read_table(path: str | Path) -> pd.DataFrame:
-    """Read a CSV, TSV or JSONL (optionally .gz) table of source/output pairs as strings."""
+def read_table(
+    path: str | Path,
+    *,
+    source_col: str = "source",
+    encoding: str = "utf-8",
+    skip_bad_rows: bool = False,
+    problems: list[Any] | None = None,
+) -> pd.DataFrame:
+    """Read a CSV, TSV, JSONL or JSON array (optionally .gz) of source/output pairs.
+
+    The readers of :func:`cuelex.corpus.read_documents`: strict decoding (``encoding``), a bad
+    line named by file and line number, skipped and added to ``problems`` with ``skip_bad_rows``.
+    """
+    from .corpus import InputError, _suffixes, read_documents
+
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such file")
-    name = p.name.lower()
-    compression = "gzip" if name.endswith(".gz") else None
-    if compression:
-        name = name[:-3]
-    try:
-        if name.endswith((".jsonl", ".ndjson")):
-            return pd.read_json(p, lines=True, dtype=False, compression=compression)
-        if name.endswith(".json"):
-            return pd.read_json(p, dtype=False, compression=compression)
-        if name.endswith(".tsv"):
-            return pd.read_csv(
-                p, sep="\t", dtype=str, keep_default_na=False, compression=compression
-            )
-        if name.endswith(".csv"):
-            return pd.read_csv(p, dtype=str, keep_default_na=False, compression=compression)
-    except ValueError as exc:
-        raise ValueError(f"{p}: cannot be read as a table: {exc}") from None
-    raise ValueError(f"{p}: the pairs table must be .csv, .tsv, .jsonl or .json (optionally .gz)")
+    if _suffixes(p)[0] not in (".csv", ".tsv", ".jsonl", ".ndjson", ".json"):
+        raise ValueError(f"{p}: the pairs table must be .csv, .tsv, .jsonl or .json (optionally .gz)")
+    rows = [
+        {**d.meta, source_col: d.text}
+        for d in read_documents(
+            p,
+            text_col=source_col,
+            encoding=encoding,
+            skip_bad_rows=skip_bad_rows,
+            problems=problems if problems is not None else [],
+        )
+    ]
+    if not rows:
+        raise InputError(f"{p}: no usable rows")
+    return pd.DataFrame(rows)
 
 
-def _read_text(path: str) -> str:
+def _read_text(path: str, encoding: str = "utf-8") -> str:
+    from .corpus import _read_text_file, _suffixes
+
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such file")
     if p.is_dir():
         raise ValueError(f"{p} is a folder; cuelex score SOURCE OUTPUT takes two text files")
-    return p.read_text(encoding="utf-8", errors="replace")
+    return _read_text_file(p, _suffixes(p)[1], encoding)
 
 
 def _options_from_args(args: argparse.Namespace) -> dict[str, Any]:
@@ -1113,11 +1136,24 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    from .corpus import refuse_overwrite
+
     opts = _options_from_args(args)
     if args.table:
         if args.source or args.output_file:
             raise ValueError("give either SOURCE OUTPUT or --table FILE, not both")
-        df = read_table(args.table)
+        refuse_overwrite(args.output, [args.table]) if args.output else None
+        refuse_overwrite(args.pairs_out, [args.table]) if args.pairs_out else None
+        read_problems: list[Any] = []
+        df = read_table(
+            args.table,
+            source_col=args.source_col,
+            encoding=args.encoding,
+            skip_bad_rows=args.skip_bad_rows,
+            problems=read_problems,
+        )
+        for prob in read_problems:
+            print(f"skipped: {prob}", file=sys.stderr)
         result = score_frame(
             df,
             source_col=args.source_col,
@@ -1144,9 +1180,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return 0
     if not (args.source and args.output_file):
         raise ValueError("cuelex score needs SOURCE and OUTPUT text files, or --table FILE")
+    for out in (args.output, args.pairs_out):
+        if out:
+            refuse_overwrite(out, [args.source, args.output_file])
     report = score(
-        _read_text(args.source),
-        _read_text(args.output_file),
+        _read_text(args.source, args.encoding),
+        _read_text(args.output_file, args.encoding),
         doc_id=Path(args.source).stem,
         doc_type=args.doc_type,
         **opts,
@@ -1163,12 +1202,14 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _write_pairs_table(frame: pd.DataFrame, path: str) -> None:
+    from .corpus import safe_csv_frame
+
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     if p.suffix.lower() in (".jsonl", ".ndjson"):
         frame.to_json(p, orient="records", lines=True, force_ascii=False)
     elif p.suffix.lower() == ".csv":
-        frame.to_csv(p, index=False)
+        safe_csv_frame(frame).to_csv(p, index=False)
     else:
         raise ValueError(f"{p}: the pairs table must end in .csv or .jsonl")
 
@@ -1263,7 +1304,12 @@ def add_score_subparser(subparsers: argparse._SubParsersAction) -> argparse.Argu
     p.add_argument(
         "--skip-bad-rows",
         action="store_true",
-        help="skip table rows without text instead of failing",
+        help="skip malformed table lines and rows without text (listed on stderr) instead of failing",
+    )
+    p.add_argument(
+        "--encoding",
+        default="utf-8",
+        help="encoding of the input files (default: utf-8; invalid bytes are an error, never replaced)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_score)

@@ -181,8 +181,13 @@ def test_ctrl_c_in_extract_keeps_finished_documents(tmp_path, monkeypatch, capsy
     out = tmp_path / "pairs.csv"
     assert main(["extract", str(src), "-o", str(out), "-q"]) == 130
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"cuelex: interrupted after 3 document(s); the pairs of those were written to {out}"]
-    assert sorted(set(pd.read_csv(out)["doc_id"])) == ["n0", "n1", "n2"]
+    partial = out.with_name(out.name + ".partial")
+    assert len(err) == 1
+    assert err[0].startswith("cuelex: interrupted after 3 document(s); the ")
+    assert err[0].endswith(f"finished before it are in {partial}")
+    # the output path only ever holds a complete result; finished work is in OUT.partial
+    assert not out.exists()
+    assert sorted(set(pd.read_csv(partial)["doc_id"])) == ["n0", "n1", "n2"]
 
 
 def test_ctrl_c_in_any_command_is_one_line_and_130(monkeypatch, capsys):
@@ -225,7 +230,9 @@ def test_sigint_to_a_running_extract_with_workers(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("cuelex: interrupted after "), err
     n = int(lines[0].split("after ")[1].split(" ")[0])
     assert 0 < n < 40_000
-    assert pd.read_csv(out)["doc_id"].nunique() == n  # every finished note has pairs
+    partial = out.with_name(out.name + ".partial")  # OUT holds only complete results
+    assert not out.exists()
+    assert pd.read_csv(partial)["doc_id"].nunique() == n  # every finished note has pairs
 
 
 # ------------------------------------------------------------------ cuelex plots: no overwrites

@@ -363,7 +363,7 @@ def test_cli_errors(tmp_path):
     with pytest.raises(ValueError, match=r"must be \.csv, \.tsv, \.jsonl"):
         run_cli(["score", "--table", str(tmp_path / "t.xlsx")])
     (tmp_path / "t.csv").write_text("a,b\n1,2\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="source_col: the frame has no column 'source'"):
+    with pytest.raises(ValueError, match=r"t.csv: no column 'source'.*columns are \['a', 'b'\]"):
         run_cli(["score", "--table", str(tmp_path / "t.csv")])
 
 
