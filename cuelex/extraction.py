@@ -24,7 +24,7 @@ except ImportError:  # Python 3.10
     import sre_constants as _sre_constants  # type: ignore[no-redef]
     import sre_parse as _sre_parser  # type: ignore[no-redef]
 
-from .levels import Level, weaker
+from .levels import DEFAULT_STRENGTH, Level, weaker
 from .records import Assessment, Cue, CueTargetPair, Direction
 from .resources import Resources, default_resources
 from .schema import CueEntry
@@ -467,6 +467,13 @@ class _CueHit:
     context_rule: str | None = None
     is_alternative: bool = False
 
+    @property
+    def strength(self) -> float:
+        """The entry's strength when the entry's level stands; the level's default otherwise."""
+        if self.entry is not None and self.entry.level is self.level and self.entry.strength is not None:
+            return self.entry.strength
+        return DEFAULT_STRENGTH[self.level]
+
     def as_cue(self) -> Cue:
         return Cue(
             text=self.text,
@@ -475,6 +482,7 @@ class _CueHit:
             level=self.level,
             rule_id=self.rule_id,
             direction=self.direction,
+            strength=self.strength,
         )
 
 
@@ -607,6 +615,9 @@ class Engine:
         self._verb_like = _WordList(t.verb_like)
         self._verb_suffixes = tuple(t.verb_suffixes)
         self._adjective_suffixes = tuple(t.adjective_suffixes)
+        self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
+        self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
+        self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
         self._copulas = frozenset(w.lower() for w in t.copulas)
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
@@ -696,7 +707,19 @@ class Engine:
             directions = self._directions(text, cue)
             if Direction.FORWARD in directions:
                 i, j = tok_range(cue.end, f_end)
-                for a, b in self._forward_targets(toks, i, j):
+                hedge = cue.level in (Level.UL2, Level.UL3)
+                found_fwd = self._forward_targets(toks, i, j, cue.entry.scope_tokens, hedge)
+                if (
+                    nxt is not None
+                    and not nxt[2].startswith("term.")
+                    and len(found_fwd) == 1
+                    and found_fwd[0][1] == j
+                    and all(self._is_modifier(toks[t]) for t in range(*found_fwd[0]))
+                ):
+                    # "consider a fluoroscopic | evaluation for ...": a modifier cut off by the
+                    # next cue is no target
+                    found_fwd = []
+                for a, b in found_fwd:
                     reaches.append(
                         _Reach(cue, toks[a].start, toks[b - 1].end, Direction.FORWARD, a - i)
                     )
@@ -819,6 +842,14 @@ class Engine:
 
     def _noun_phrase(self, toks: Sequence[_Tok], i: int, j: int) -> tuple[int, int] | None:
         """The target noun phrase at the start of toks[i:j] (strip leading words, cut at breakers)."""
+        if (
+            i + 2 < j
+            and len(toks[i].low) <= 2
+            and (toks[i].low.isdigit() or (len(toks[i].low) == 1 and toks[i].low.isalpha()))
+            and toks[i + 1].low in (".", ")")
+            and (i == 0 or toks[i - 1].low in (".", ":", ";"))
+        ):
+            i += 2  # a list number ("2. Minimal bibasilar atelectasis") is not part of the target
         while i < j:
             n = self._strip_leading.match_at(toks, i, j)
             if n:
@@ -832,7 +863,7 @@ class Engine:
         while i < j and (
             toks[i].low in self._verbs
             or toks[i].low in self._verb_like
-            or self._verb_form(toks, i, j)
+            or (self._verb_form(toks, i, j) and toks[i].low not in self._modifier_words)
         ):
             i += 1
             while i < j and self._strip_leading.match_at(toks, i, j):
@@ -843,6 +874,14 @@ class Engine:
             tok = toks[k]
             if self._is_punct(tok) and tok.low not in ("%", "'", "’", "/", "+", "#"):
                 break
+            if (
+                tok.low == "to"
+                and i < k < j - 1
+                and self._is_modifier(toks[k - 1])
+                and self._is_modifier(toks[k + 1])
+            ):
+                k += 1  # "a moderate to large left pleural effusion": a range, not a preposition
+                continue
             if tok.low in self._breakers or (k > i and tok.low in self._verbs):
                 break
             if k > i and self._breakers.match_at(toks, k, j) > 1:
@@ -861,10 +900,76 @@ class Engine:
             return None
         words = [t.low for t in toks[i:k] if not self._is_punct(t)]
         if not words or all(w in self._non_targets or w.isdigit() for w in words):
-            return None
+            return None  # "informative", "follow-up": no clinical target
+        if all(w in self._non_targets or w in self._modifier_words for w in words) and any(
+            w in self._non_targets for w in words
+        ):
+            return None  # "additional treatment", "high clinical concern"
+        if words[-1] in self._non_target_heads:
+            return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
+        if (
+            i + 1 < j
+            and toks[i].low.endswith("ing")
+            and (self._is_object_start(toks[i + 1]) or self._is_person(toks, i + 1))
+        ):
+            return None  # "bothering Karen", "overdoing it": a verb with its object
+        person = next((m for m in range(i, k) if self._is_person(toks, m)), None)
+        if person is not None:
+            # "a fall he incurred": the noun phrase ends before the clause; "I believe he": none
+            k = person
+            while k > i and self._is_punct(toks[k - 1]):
+                k -= 1
+            if k <= i:
+                return None
+            words = [t.low for t in toks[i:k] if not self._is_punct(t)]
+            if not words or all(w in self._non_targets for w in words):
+                return None
         if toks[i].low in self._verbs:
             return None
         return i, k
+
+    def _extend_repeated_head(
+        self,
+        toks: Sequence[_Tok],
+        np: tuple[int, int],
+        b: int,
+        earlier: list[tuple[int, int, bool, bool]],
+    ) -> tuple[int, int]:
+        """ "malignancy or malignancy with postobstructive pneumonia": a conjunct that repeats an
+        earlier target keeps the "with ..." phrase that tells the alternatives apart."""
+        s, e = np
+        if e >= b or toks[e].low != "with":
+            return np
+        words = [t.low for t in toks[s:e]]
+        if not any([t.low for t in toks[a:c]] == words for a, c, _, _ in earlier):
+            return np
+        rest = self._noun_phrase(toks, e + 1, b)
+        return (s, rest[1]) if rest is not None and rest[0] == e + 1 else np
+
+    _PERSONS = frozenset({"he", "she", "we", "they", "you", "it"})
+    _OBJECT_START = frozenset(
+        {"the", "a", "an", "his", "her", "their", "my", "your", "our", "it", "him", "them", "me", "us"}
+    )
+
+    def _is_person(self, toks: Sequence[_Tok], m: int) -> bool:
+        """A personal pronoun ("he", "we", capital "I" but not "type I")."""
+        tok = toks[m]
+        if tok.low in self._PERSONS:
+            return True
+        if tok.low == "i" and tok.end - tok.start == 1:
+            prev = toks[m - 1].low if m > 0 else ""
+            return prev not in ("type", "grade", "stage", "class", "phase", "level", "mobitz")
+        return False
+
+    def _is_object_start(self, tok: _Tok) -> bool:
+        return tok.low in self._OBJECT_START
+
+    def _is_modifier(self, tok: _Tok) -> bool:
+        """A word that modifies a later head noun ("acute", "left", "alveolar"), never a head itself."""
+        low = tok.low
+        return low in self._modifier_words or (
+            len(low) > 4 and low.endswith(self._adjective_suffixes)
+        )
 
     def _has_verb(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """Does toks[i:j] have a verb other than a copula, or a subject pronoun?"""
@@ -872,6 +977,8 @@ class Engine:
             low = toks[k].low
             if low in self._copulas:
                 continue
+            if low == "there" and k + 1 < j and toks[k + 1].low in self._copulas:
+                continue  # existential "there is A or B" offers alternatives like "A or B"
             if low in self._verbs or low in self._verb_like or self._subjects.match_at(toks, k, j):
                 return True
         return False
@@ -882,7 +989,8 @@ class Engine:
         if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes):
             return False
         if i + 1 >= j:
-            return low.endswith("ed")  # "not resolved"; but "splenomegaly", "anomaly" are nouns
+            # "not resolved"; but "splenomegaly", "anomaly" are nouns
+            return low.endswith("ed")
         nxt = toks[i + 1].low
         return (
             bool(self._strip_leading.match_at(toks, i + 1, j))
@@ -890,13 +998,21 @@ class Engine:
             or (len(nxt) > 4 and nxt.endswith(self._verb_suffixes))
         )
 
-    def _forward_targets(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int]]:
-        j = min(j, i + self.resources.targets.max_scope_tokens)
+    def _forward_targets(
+        self,
+        toks: Sequence[_Tok],
+        i: int,
+        j: int,
+        scope: int | None = None,
+        hedge: bool = False,
+    ) -> list[tuple[int, int]]:
+        j = min(j, i + (scope or self.resources.targets.max_scope_tokens))
         parts = self._split_conjuncts(toks, i, j)
         out: list[
             tuple[int, int, bool, bool]
         ] = []  # start, end, cut by a preposition, lone adjective
         has_coord = any(sep in ("and", "or") for _, _, sep in parts)
+        prev_cut = False
         max_part = self.resources.targets.max_conjunct_tokens
         for idx, (a, b, sep) in enumerate(parts):
             if a >= b:
@@ -914,21 +1030,42 @@ class Engine:
                     break
                 if sep == "comma" and not has_coord and np[1] - np[0] > 4:
                     break
+                if hedge and prev_cut and sep in ("and", "comma"):
+                    # "possibly fibrosis in the left mid and lower lung zone": after a place
+                    # phrase, "and" goes on with the place, not with another reading
+                    break
+                if hedge and sep == "and" and toks[np[1] - 1].low in self._observation_heads:
+                    # "fullness consistent with adenopathy and bilateral interstitial opacities":
+                    # the hedge is on the reading, the later observation is stated plainly
+                    break
             elif np is None:
                 break  # nothing usable right after the cue ("no, ..."): nothing further either
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
-            if out and out[-1][1] - out[-1][0] == 1 and out[-1][3] and np[1] - np[0] >= 2:
-                # "mediastinal or hilar lymphadenopathy": the adjective shares the later head noun
-                out[-1] = (out[-1][0], np[1], cut_by_breaker, False)
+            prev_cut = cut_by_breaker
+            modifiers_only = all(self._is_modifier(toks[k]) for k in range(np[0], np[1]))
+            if out and out[-1][3] and sep in ("and", "or", "comma") and not modifiers_only:
+                # "mediastinal or hilar lymphadenopathy", "no acute alveolar or interstitial
+                # infiltrates", "left midlung and left basilar atelectasis": conjuncts made only of
+                # modifiers share the later head noun, so the whole coordination is one target
+                first = out[-1][0]
+                while out and out[-1][3]:
+                    first = out.pop()[0]
+                out.append((first, np[1], cut_by_breaker, False))
             else:
-                adjective = np[1] - np[0] == 1 and toks[np[0]].low.endswith(
-                    self._adjective_suffixes
-                )
-                out.append((np[0], np[1], cut_by_breaker, adjective))
+                np = self._extend_repeated_head(toks, np, b, out)
+                out.append((np[0], np[1], cut_by_breaker, modifiers_only))
             # a breaker or clause inside the first part ends the list unless a coordinator follows
             if np[1] < b and self._clause_start(toks, np[1], b):
                 break
-        return [(a, b) for a, b, _, _ in out]
+        # a later conjunct of bare modifiers cut off by the next cue ("probable small effusions
+        # and minimal questionable edema") is no target
+        return [
+            (a, b)
+            for n, (a, b, _, mods) in enumerate(out)
+            if not (
+                mods and n > 0 and all(toks[k].low in self._modifier_words for k in range(a, b))
+            )
+        ]
 
     def _only_skippable(self, toks: Sequence[_Tok], rng: tuple[int, int]) -> bool:
         i, j = rng
@@ -940,7 +1077,7 @@ class Engine:
         return True
 
     def _backward_targets(
-        self, toks: Sequence[_Tok], i: int, j: int, either: bool
+        self, toks: Sequence[_Tok], i: int, j: int, either: bool, nearest: bool = False
     ) -> list[tuple[int, int, int]]:
         """Targets before a cue as (start, end, conjunct end) token indices, in text order."""
         i = max(i, j - self.resources.targets.max_scope_tokens)
@@ -972,6 +1109,15 @@ class Engine:
                     if toks[k].low in self._verbs or (
                         self._breakers.match_at(toks, k, b) == 1 and k == a
                     ):
+                        a = k + 1
+                        break
+                    if nearest and toks[k].low in self._copulas and k + 1 < b:
+                        # "blunting reflects pleural thickening or scarring"
+                        a = k + 1
+                        break
+                    if nearest and toks[k].low == "with" and k + 1 < b:
+                        # alternatives: "cardiomegaly with mild infiltrates versus atelectasis"
+                        # offers the infiltrates, not the cardiomegaly, as the alternative
                         a = k + 1
                         break
             else:
@@ -1015,11 +1161,22 @@ class Engine:
             if entry is None and self._has_verb(toks, li, rj):
                 continue  # "she sits or stands", "we can discuss medications or therapies"
             both_sides = entry is None or entry.direction is not Direction.FORWARD
+            slash = m.rule_id == "alt.slash"
+            if slash and (lj == 0 or self._is_modifier(toks[lj - 1])):
+                continue  # "aortic/mitral disease": modifiers sharing a head, not alternatives
             right = self._forward_targets(toks, ri, rj)
+            if slash:
+                # "atelectasis/scarring, cataracts": the slash joins the two words next to it
+                right = [r for r in right[:1] if r[0] == ri]
             if not right:
                 continue
             if both_sides:
-                left = [(a, b) for a, b, _ in self._backward_targets(toks, li, lj, either=False)]
+                left = [
+                    (a, b)
+                    for a, b, _ in self._backward_targets(toks, li, lj, either=False, nearest=True)
+                ]
+                if slash:
+                    left = [x for x in left[-1:] if x[1] == lj]
                 if not left:
                     continue
                 # alternatives are short noun phrases on both sides of the marker
@@ -1163,6 +1320,7 @@ class Engine:
                         target_start=ts,
                         target_end=te,
                         modifiers=mods,
+                        strength=_strength(cue, level),
                     )
                 )
         pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
@@ -1193,7 +1351,13 @@ class Engine:
                     end_in = end
             if an is None:
                 out.append(
-                    Assessment(start=start, end=end, text=text[start:end], level=Level.ASSERTED)
+                    Assessment(
+                        start=start,
+                        end=end,
+                        text=text[start:end],
+                        level=Level.ASSERTED,
+                        strength=DEFAULT_STRENGTH[Level.ASSERTED],
+                    )
                 )
                 continue
             cue, level, mods, _ = self._decide(an, start, end_in, own_cues=True)
@@ -1205,9 +1369,17 @@ class Engine:
                     level=level,
                     cue=cue.as_cue() if cue else None,
                     modifiers=mods,
+                    strength=_strength(cue, level),
                 )
             )
         return out
+
+
+def _strength(cue: _CueHit | None, level: Level) -> float:
+    """Strength of a decided level: the cue's own when it decided the level alone."""
+    if cue is not None and cue.level is level:
+        return cue.strength
+    return DEFAULT_STRENGTH[level]
 
 
 def _drop_nested(pairs: list[CueTargetPair]) -> list[CueTargetPair]:

@@ -115,3 +115,49 @@ _LABELS = {
 def weaker(a: Level, b: Level) -> Level:
     """The level of weaker commitment of two (used to cap alternatives at UL3)."""
     return a if a.commitment <= b.commitment else b
+
+
+#: Range (inclusive, percent) of the ``strength`` a cue of each level may carry: the probability that
+#: the target is present as the wording conveys it. See docs/levels.md ("Graded cue strength").
+STRENGTH_BANDS: dict[Level, tuple[float, float]] = {
+    Level.ASSERTED: (100.0, 100.0),
+    Level.UL1: (0.0, 5.0),
+    Level.HEDGED_ABSENT: (5.0, 35.0),
+    Level.UL2: (60.0, 95.0),
+    Level.UL3: (25.0, 65.0),
+    Level.UL4: (40.0, 60.0),
+    Level.UL5: (40.0, 60.0),
+}
+
+#: The strength of a level when no lexicon entry speaks for it: no cue (ASSERTED), a bare
+#: alternative marker ("A or B"), or a level a context rule or the alternatives cap imposed.
+DEFAULT_STRENGTH: dict[Level, float] = {
+    Level.ASSERTED: 100.0,
+    Level.UL1: 0.0,
+    Level.HEDGED_ABSENT: 20.0,
+    Level.UL2: 70.0,
+    Level.UL3: 45.0,
+    Level.UL4: 50.0,
+    Level.UL5: 50.0,
+}
+
+
+def check_strength(level: Level, strength: float) -> float:
+    """``strength`` if it lies in the band of ``level``; ValueError naming both otherwise."""
+    lo, hi = STRENGTH_BANDS[level]
+    if not (lo <= strength <= hi):
+        raise ValueError(
+            f"strength {strength} is outside the band of level {level.value} ({lo:g}–{hi:g})"
+        )
+    return float(strength)
+
+
+def certainty_order(level: Level | str, strength: float | None = None) -> tuple[float, float]:
+    """Sort key that orders (level, strength) by the probability conveyed, then by commitment.
+
+    Two cues of one level are ordered by their strength ("likely" 70 above "probable" 69.5,
+    "possible" 50 above "cannot be excluded" 32); ``None`` means the level's default strength.
+    """
+    lv = Level.parse(level)
+    s = DEFAULT_STRENGTH[lv] if strength is None else float(strength)
+    return (s, float(lv.commitment))

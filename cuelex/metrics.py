@@ -29,9 +29,11 @@ Beyond the paper:
 * **polarity_flip_rate** = share of retained pairs leaning present/absent whose output leans the
   other way ("likely pneumonia" → "pneumonia is unlikely" or "no pneumonia");
 * **calibrated_shift** = mean of p(output) − p(source) in percentage points, over pairs where both
-  sides have a probability: the human-survey median of the cue's probability word
-  (``cuelex/data/cue_probabilities.csv``), with ASSERTED = 100 and UL1 = 0 as anchors
-  (``anchors=False`` turns them off); **abs_calibrated_shift** is the mean absolute shift.
+  sides have a probability: the graded strength of the deciding cue (its lexicon ``strength``: the
+  human-survey median of its probability word where it has one, ``cuelex/data/cue_probabilities.csv``,
+  otherwise cuelex's documented placement within its level, docs/levels.md), with ASSERTED = 100
+  and UL1 = 0 as anchors (``anchors=False`` turns them off); **abs_calibrated_shift** is the mean
+  absolute shift.
 
 Every rate is reported **micro** (pooled over all pairs) and **macro** (mean of per-document
 rates over the documents where the rate is defined), with percentile **bootstrap** confidence
@@ -163,13 +165,18 @@ def _cue_phrases() -> dict[str, str]:
 def cue_probability(
     cue_text: str | None, level: Level | str, *, anchors: bool = True
 ) -> float | None:
-    """Survey probability (0–100) that the target is present, for a cue (or None when unknown).
+    """Probability (0–100) that the target is present, for a cue (or None when unknown).
 
-    ``cue_text`` is matched case- and space-insensitively against ``cue_probabilities.csv``. With
-    ``anchors``, ASSERTED is 100 and UL1 is 0 whatever the cue.
+    The cue's graded strength: the shipped lexicon entry that matches all of ``cue_text`` at
+    ``level`` gives its ``strength`` (survey median where the cue has a surveyed word, documented
+    placement otherwise); a cue text outside the lexicons falls back to ``cue_probabilities.csv``
+    (matched case- and space-insensitively). With ``anchors``, ASSERTED is 100 and UL1 is 0
+    whatever the cue.
 
     >>> cue_probability("Likely", "UL2"), cue_probability("possible", "UL3")
-    (70.0, None)
+    (70.0, 50.0)
+    >>> cue_probability("cannot be excluded", "UL3") < cue_probability("possible", "UL3")
+    True
     >>> cue_probability(None, "ASSERTED")
     100.0
     """
@@ -179,10 +186,24 @@ def cue_probability(
     if not cue_text:
         return None
     key = " ".join(str(cue_text).lower().split())
+    graded = _lexicon_strength(key, lv)
+    if graded is not None:
+        return graded
     phrase = _cue_phrases().get(key)
     if phrase is None:
         return None
     return survey_probabilities().get(phrase)
+
+
+@lru_cache(maxsize=4096)
+def _lexicon_strength(key: str, level: Level) -> float | None:
+    """Strength of the shipped lexicon entry whose pattern matches all of ``key`` at ``level``."""
+    from .extraction import default_engine  # local: extraction imports nothing from metrics
+
+    found = default_engine().lookup(key)
+    if found is None or found[2] is None or found[2].level is not level:
+        return None
+    return found[2].strength
 
 
 # --------------------------------------------------------------------------------------------------

@@ -31,13 +31,17 @@ class Cue(BaseModel):
     level: Level
     rule_id: str
     direction: Direction
+    strength: float | None = None  # probability (0–100) the cue conveys, within its level
 
 
 class CueTargetPair(BaseModel):
     """One uncertainty cue with the clinical target it modifies.
 
     Offsets index the original text exactly: ``text[cue_start:cue_end] == cue_text`` and
-    ``text[target_start:target_end] == target_text``. Linking fields stay ``None`` until a linker
+    ``text[target_start:target_end] == target_text``. ``strength`` grades the pair within its level
+    (0–100, the probability the wording conveys; see docs/levels.md): the deciding cue's strength
+    when the cue decided the level alone, the level's default when a context rule or the
+    alternatives cap set it. Linking fields stay ``None`` until a linker
     fills them.
     """
 
@@ -59,6 +63,7 @@ class CueTargetPair(BaseModel):
     raw_target_text: str | None = None
     cue_level: Level | None = None
     modifiers: tuple[str, ...] = ()
+    strength: float | None = None
     section: str | None = None
     cui: str | None = None
     preferred_name: str | None = None
@@ -75,6 +80,7 @@ class CueTargetPair(BaseModel):
             level=self.cue_level or self.level,
             rule_id=self.rule_id,
             direction=self.direction,
+            strength=self.strength if self.cue_level in (None, self.level) else None,
         )
 
 
@@ -89,3 +95,4 @@ class Assessment(BaseModel):
     level: Level
     cue: Cue | None = None
     modifiers: tuple[str, ...] = ()
+    strength: float | None = None  # probability (0–100) conveyed at this level; 100 when asserted

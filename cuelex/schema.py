@@ -9,7 +9,7 @@ import regex
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .levels import Level
+from .levels import DEFAULT_STRENGTH, Level, check_strength
 from .records import Direction
 
 _ID = r"^[a-z0-9_]+(\.[a-z0-9_]+)+$"
@@ -49,7 +49,12 @@ class CueEntry(BaseModel):
     """One cue of a lexicon: a regex pattern with its level, direction and examples.
 
     ``pattern`` is matched case-insensitively with the ``regex`` module, at word boundaries unless
-    ``word_boundaries`` is false (as for "?"). ``source`` says whether the cue is in the paper's
+    ``word_boundaries`` is false (as for "?"). ``strength`` (0–100) grades the cue within its level:
+    the probability that the target is present as the wording conveys it, from the human surveys
+    where the cue has a surveyed word, otherwise cuelex's documented placement (docs/levels.md); it
+    must lie in the level's band (``cuelex.levels.STRENGTH_BANDS``) and defaults to the level's
+    ``DEFAULT_STRENGTH`` in a caller's own lexicon. ``scope_tokens`` widens the forward scope of a
+    cue that governs long lists (return instructions), otherwise ``targets.max_scope_tokens``. ``source`` says whether the cue is in the paper's
     Appendix A (``appendix_a``, with the paper's wording in ``appendix_cue``) or a cuelex extension.
     """
 
@@ -59,6 +64,8 @@ class CueEntry(BaseModel):
     cue: str = Field(min_length=1)
     pattern: str = Field(min_length=1)
     level: Level
+    strength: float | None = None
+    scope_tokens: int | None = Field(default=None, ge=1, le=200)
     direction: Direction
     source: Literal["appendix_a", "extension"] = "extension"
     appendix_cue: str | None = None
@@ -82,6 +89,10 @@ class CueEntry(BaseModel):
     def _appendix(self) -> CueEntry:
         if self.source == "appendix_a" and not self.appendix_cue:
             raise ValueError("entries with source 'appendix_a' must give 'appendix_cue'")
+        if self.strength is None:
+            object.__setattr__(self, "strength", DEFAULT_STRENGTH[self.level])
+        else:
+            check_strength(self.level, self.strength)
         return self
 
 
@@ -167,6 +178,9 @@ class TargetRules(BaseModel):
     verb_like: tuple[str, ...]
     verb_suffixes: tuple[str, ...]
     adjective_suffixes: tuple[str, ...]
+    modifier_words: tuple[str, ...] = ()
+    observation_heads: tuple[str, ...] = ()
+    non_target_heads: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]

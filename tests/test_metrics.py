@@ -244,10 +244,15 @@ def test_cue_probability():
     assert cue_probability("Likely", "UL2") == 70.0
     assert cue_probability("likely  represents", "UL2") == 70.0
     assert cue_probability("Doubt", "HEDGED_ABSENT") == pytest.approx(21.36)
-    assert cue_probability("possible", "UL3") is None
+    # every lexicon cue has a graded strength, so cues without a surveyed word count too
+    assert cue_probability("possible", "UL3") == 50.0
+    assert cue_probability("cannot be excluded", "UL3") < cue_probability("possible", "UL3")
+    assert cue_probability("possible", "UL5") is None  # not the entry's level: no strength speaks
+    assert cue_probability("not a cue at all", "UL3") is None
     assert cue_probability(None, "ASSERTED") == 100.0
     assert cue_probability("no evidence of", "UL1") == 0.0
-    assert cue_probability("no evidence of", "UL1", anchors=False) is None
+    assert cue_probability("no evidence of", "UL1", anchors=False) == 0.0
+    assert cue_probability(None, "UL1", anchors=False) is None
 
 
 def test_calibrated_shift_only_where_both_sides_have_a_probability():
