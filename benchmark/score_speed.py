@@ -708,8 +708,10 @@ paper's four prompts (summary and revision, baseline and guarded) of real IU che
 ACI-BENCH sections, with fates annotated blind — split by source document. Alignment was tuned on
 the tune half only (`.venv/bin/python benchmark/rewrite_eval.py --split tune`, 48 outputs): fate
 agreement went from 87% (summaries) and 18% (patient-friendly revisions) before lay-language
-alignment to 99% and 82%; revisions' TRR gold → cuelex from 93 → 37 to 93 → 88, URR from 89 → 28
-to 89 → 92, CAR from 5 → 68 to 5 → 3; truly absent targets called retained 0/6 before and after.
+alignment to 97% (68/70) and 83% (58/70) (measured with the source extraction of 2026-11-22 23:50;
+the set of matched gold pairs moves with it); revisions' TRR gold → cuelex from 93 → 37 to 93 → 89,
+URR from 89 → 28 to 88 → 90, CAR from 5 → 68 to 6 → 5; truly absent targets called retained 0/6
+before and after.
 With `linker=True` (`--linker`) the revisions agree on 78% (53/68). The report half, never looked at
 while tuning:
 
