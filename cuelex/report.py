@@ -580,7 +580,15 @@ def render_report(report: Any, *, title: str | None = None) -> str:
             f'<a href="#out-{pid}">{_esc(p.get("output_text"))}</a> '
             f"<code>{_esc(p.get('output_level'))}</code>"
             + (f" cue {_esc(repr(p.get('output_cue')))}" if p.get("output_cue") else "")
-            + f' <span class="muted">via {_esc(p.get("tier"))}</span>'
+            + f' <span class="muted">via {_esc(p.get("tier"))}'
+            + (f"/{_esc(p.get('match_detail'))}" if p.get("match_detail") else "")
+            + "</span>"
+            + (
+                f' <strong title="low-confidence alignment: check it">check'
+                f" ({float(p['match_confidence']):.2f})</strong>"
+                if p.get("low_confidence") and not _missing(p.get("match_confidence"))
+                else ""
+            )
             if retained
             else '<span class="muted">not found</span>'
         )
@@ -594,9 +602,11 @@ def render_report(report: Any, *, title: str | None = None) -> str:
         )
     n = len(pairs)
     kept = sum(1 for p in pairs if not _missing(p.get("output_start")))
+    n_check = sum(1 for p in pairs if p.get("low_confidence"))
     header = (
         f"<h1>{_esc(page_title)}</h1>"
         f"<p>{n} source cue\u2013target pair(s), {kept} found in the output"
+        + (f"; {n_check} low-confidence alignment(s) marked \u201ccheck\u201d" if n_check else "")
         + (f"; document type {_esc(d.get('doc_type'))}" if d.get("doc_type") else "")
         + "</p>"
     )

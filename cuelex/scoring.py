@@ -21,6 +21,7 @@ import logging
 import math
 import sys
 import time
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import regex
 from pydantic import BaseModel, ConfigDict
 
 from . import metrics as M
@@ -65,6 +67,7 @@ class ScoredPair(BaseModel):
     output_level: Level | None = None
     output_cue: Cue | None = None
     candidate_levels: tuple[Level, ...] = ()
+    level_source: str | None = None
     p_source: float | None = None
     p_output: float | None = None
 
@@ -135,8 +138,17 @@ class ScoredPair(BaseModel):
             "match_detail": m.detail if m else None,
             "match_score": m.score if m else None,
             "context_similarity": m.context_similarity if m else None,
+            "match_confidence": m.confidence if m else None,
+            "low_confidence": bool(m.low_confidence) if m else False,
+            "match_concept": m.concept if m else None,
             "n_candidates": m.n_candidates if m else 0,
+            "alternatives": (
+                "; ".join(f"{s}-{e}:{lv.value}" for (s, e), lv in
+                          list(zip(m.candidates, self.candidate_levels, strict=False))[1:])
+                if m and len(m.candidates) > 1 else ""
+            ),  # fmt: skip
             "level_ambiguous": self.level_ambiguous,
+            "level_source": self.level_source,
             "output_text": m.text if m else None,
             "output_start": m.start if m else None,
             "output_end": m.end if m else None,
@@ -330,10 +342,29 @@ class ScoreReport:
             Path(path).write_text(text + "\n", encoding="utf-8")
         return text
 
+    def to_check(self) -> list[ScoredPair]:
+        """Retained pairs whose alignment a user should check: low match confidence (a weak lay
+        paraphrase, a head-noun or fuzzy match), or occurrences that disagree in level."""
+        return [
+            p for p in self.pairs if p.match is not None and (p.match.low_confidence or p.level_ambiguous)
+        ]
+
     def summary(self, *, pairs: bool = True) -> str:
         """A readable summary: the rates with CIs, fates, directions, and (optionally) each pair."""
         frame = self.to_frame()
         lines = _summary_lines(self.metrics, frame, self.bertscore)
+        check = self.to_check()
+        if check:
+            lines.append(f"alignments to check: {len(check)}")
+            for p in check:
+                m = p.match
+                assert m is not None
+                why = []
+                if m.low_confidence:
+                    why.append(f"{m.tier}/{m.detail}, confidence {m.confidence:.2f}")
+                if p.level_ambiguous:
+                    why.append("occurrences differ in level: " + ", ".join(lv.value for lv in p.candidate_levels))
+                lines.append(f"  {p.source.target_text!r} -> {m.text!r}: " + "; ".join(why))
         if pairs and self.pairs:
             lines.append("pairs:")
             for p in self.pairs:
@@ -427,6 +458,8 @@ class _Scorer:
             if spans
             else {}
         )
+        ordered = sorted(output_pairs, key=lambda q: q.cue_start)
+        by_cue = (ordered, [q.cue_start for q in ordered])
         scored = []
         for p, m in zip(pairs, matches, strict=False):
             # a cue's survey probability speaks for the pair only if the cue decided its level alone
@@ -446,24 +479,136 @@ class _Scorer:
                 s, e = m.candidates[k]
                 m = m.model_copy(update={"start": s, "end": e, "text": output[s:e]})
             a = assessed[(m.start, m.end)]
-            cue = a.cue
+            level, cue, how = a.level, a.cue, "span"
+            if cue is not None and m.start < cue.start and cue.end < m.end and cue.rule_id.startswith("alt."):
+                # an "or" inside the matched phrase belongs to it ("problems with your heart or
+                # lungs"): read the level of the phrase's first word instead
+                first = regex.match(r"[\w'’-]+", output[m.start : m.end])
+                if first:
+                    (b,) = self.engine.assess(output, [(m.start, m.start + first.end())], sentences=sentences)
+                    if b.cue is not None and b.cue.rule_id.startswith("alt."):
+                        level, cue = Level.ASSERTED, None  # the same "or" again: no cue of its own
+                    else:
+                        level, cue = b.level, b.cue
+                    how = "phrase_head"
+            level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
+            how = again if again != "span" else how
+            if self.choice == "context" and k == 0 and len(m.candidates) > 1:
+                cand_levels = tuple(
+                    lv if sp != (m.start, m.end) else level
+                    for sp, lv in zip(m.candidates, cand_levels, strict=False)
+                )
             scored.append(
                 ScoredPair(
                     source=p,
-                    fate=M.classify(p.level, a.level),
+                    fate=M.classify(p.level, level),
                     match=m,
-                    output_level=a.level,
+                    output_level=level,
                     output_cue=cue,
                     candidate_levels=cand_levels,
+                    level_source=how,
                     p_source=p_source,
                     p_output=M.cue_probability(
-                        cue.text if cue is not None and cue.level is a.level else None,
-                        a.level,
+                        cue.text if cue is not None and cue.level is level else None,
+                        level,
                         anchors=self.anchors,
                     ),
                 )
             )
         return scored, output_pairs
+
+
+_GLOSS_LEAD = regex.compile(
+    r"\(\s*(?:(?:also\s+)?(?:called|known\s+as|termed|named)|i\.?e\.?,?|that\s+is,?|=|or)?\s*"
+    r"(?:[^()]{0,40}?(?:\s+or|\s+and|,|/)\s*)?(?:an?\s+|the\s+)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+_AFTER_PAREN = regex.compile(r"\([^()\n]{1,40}\)[ \t]*$", regex.V1)
+_GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
+
+
+def _as_cue(q: CueTargetPair) -> Cue:
+    return Cue(
+        text=q.cue_text, start=q.cue_start, end=q.cue_end, level=q.cue_level or q.level,
+        rule_id=q.rule_id, direction=q.direction,
+    )  # fmt: skip
+
+
+def _reread(
+    output: str,
+    start: int,
+    end: int,
+    by_cue: tuple[list[CueTargetPair], list[int]],
+    level: Level,
+    cue: Cue | None,
+) -> tuple[Level, Cue | None, str]:
+    """A second look at an occurrence, for the ways LLM outputs carry a level:
+
+    * a cue inside the matched phrase ("heart is probably enlarged"), when the phrase read as
+      ASSERTED: the level of the output pair that cue makes on (part of) the phrase (``inner_cue``);
+    * a parenthetical gloss ("no fluid around the lungs (pleural effusion)", "… enlarged or
+      bulging (called an ascending aortic aneurysm)", "no lump or spot (mass or nodule)"): the
+      level of the phrase it glosses (``gloss``), when the gloss read as ASSERTED or only an
+      alternative marker inside the parentheses decided it.
+    """
+    ordered, cue_starts = by_cue
+    if level is Level.ASSERTED:
+        i = bisect_left(cue_starts, start)
+        while i < len(ordered) and ordered[i].cue_start < end:
+            q = ordered[i]
+            i += 1
+            if q.rule_id.startswith("alt."):
+                continue  # an "or" inside a lay phrase belongs to it
+            if start <= q.cue_start and q.cue_end <= end and q.target_start < end and start < q.target_end:
+                return q.level, _as_cue(q), "inner_cue"
+    if level is Level.ASSERTED:
+        # a parenthetical inside the phrase does not break it: "No sudden (acute) problems were
+        # seen in the bones" reads "problems" with the "No" before the parenthesis
+        before = _AFTER_PAREN.search(output, max(0, start - 60), start)
+        if before is not None:
+            par = before.start()
+            for q in ordered[bisect_left(cue_starts, par - 200) : bisect_left(cue_starts, par + 1)]:
+                if 0 <= par - q.target_end <= 2 and q.sentence_start <= start < q.sentence_end:
+                    return q.level, _as_cue(q), "gloss"
+    open_at = output.rfind("(", max(0, start - 40), start)
+    if open_at == -1 or ")" in output[open_at:start] or "\n" in output[open_at:start]:
+        return level, cue, "span"
+    close_at = output.find(")", end, end + 80)
+    if close_at == -1 or not _GLOSS_LEAD.search(output[open_at:start]):
+        return level, cue, "span"
+    own_alt = cue is not None and open_at < cue.start < close_at and cue.rule_id.startswith("alt.")
+    if level is not Level.ASSERTED and not own_alt:
+        return level, cue, "span"
+    near = ordered[bisect_left(cue_starts, open_at - 300) : bisect_left(cue_starts, open_at + 1)]
+    best = None
+    for q in near:
+        between = output[q.target_end : open_at]
+        if (
+            q.target_end <= open_at
+            and len(between) <= 40
+            and q.sentence_start <= open_at < q.sentence_end
+            and not regex.search(r"[.;:!?,()]", between)
+            and (best is None or q.target_end > best.target_end)
+        ):
+            best = q
+    if best is None:
+        # the gloss names a whole hedged clause: "cannot rule out that part of it is enlarged or
+        # bulging (called an aneurysm)": the pair whose target is that clause's subject
+        for q in near:
+            between = output[q.target_end : open_at]
+            if (
+                0 < open_at - q.target_end <= 60
+                and q.sentence_start <= open_at < q.sentence_end
+                and _GLOSS_PREDICATE.search(between)
+                and not regex.search(r"[.;:!?()]", between)
+                and (best is None or q.target_end > best.target_end)
+            ):
+                best = q
+    if best is None:
+        return level, cue, "span"
+    return best.level, _as_cue(best), "gloss"
 
 
 def _make_scorer(

@@ -1495,3 +1495,201 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# --------------------------------------------------------------------------------------------------
+# Lay language: a term table derived from the Human Phenotype Ontology, and cuelex's curated lay terms
+# --------------------------------------------------------------------------------------------------
+
+HPO_TABLE_FILE = "hpo_terms.tsv"
+LAY_TERMS_FILE = "lay_terms.tsv"
+HPO_TABLE_COLUMNS = ("hpo_id", "term", "term_type", "umls_cuis")
+#: label: the class name; exact: an EXACT synonym; layperson: an EXACT synonym typed "layperson".
+HPO_TERM_TYPES = ("label", "exact", "layperson")
+LAY_TERM_COLUMNS = ("concept", "lay_term", "strength", "example_source", "example_output")
+#: same: the lay term names the concept; related: a weaker paraphrase (aligned with low confidence).
+LAY_STRENGTHS = ("same", "related")
+_HPO_ID_RE = re.compile(r"^HP:\d{7}$")
+
+
+@dataclass(frozen=True)
+class HpoTerm:
+    """One row of the derived HPO term table: a name or exact synonym of an HPO class."""
+
+    hpo_id: str
+    term: str
+    term_type: str  # label, exact or layperson
+    umls_cuis: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LayTerm:
+    """One curated lay term: the concept it names (an open-vocabulary term or a CUI) and a test."""
+
+    concept: str
+    lay_term: str
+    strength: str
+    example_source: str
+    example_output: str
+    line: int = 0
+
+
+def default_hpo_path() -> Path:
+    """Where ``hp.obo`` lives in a checkout: ``../shared/data/vocab/hpo/hp.obo``."""
+    return Path(__file__).resolve().parents[2] / "shared" / "data" / "vocab" / "hpo" / "hp.obo"
+
+
+def hpo_table_path() -> Path:
+    """Path of the derived HPO term table shipped in the package."""
+    return DATA_DIR / HPO_TABLE_FILE
+
+
+def hpo_version(obo_path: str | os.PathLike[str]) -> str:
+    """The release of an ``hp.obo`` file (its ``data-version``, e.g. ``2025-01-16``)."""
+    with Path(obo_path).open(encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("data-version:"):
+                return line.split(":", 1)[1].strip().rsplit("/", 1)[-1]
+            if line.startswith("[Term]"):
+                break
+    raise VocabularyError(f"{obo_path}: no data-version line in the header")
+
+
+def build_hpo_table(obo_path: str | os.PathLike[str] | None = None) -> list[HpoTerm]:
+    """Derive the term table from ``hp.obo``: current classes, labels, EXACT synonyms, UMLS CUIs.
+
+    Only what alignment needs is kept: no definitions, no relations, no RELATED/BROAD/NARROW
+    synonyms (too loose to say "same thing"). The ontology file itself is never modified.
+    """
+    path = Path(obo_path) if obo_path is not None else default_hpo_path()
+    if not path.is_file():
+        raise VocabularyError(f"HPO file {path} not found (pass the path of hp.obo)")
+    rows: dict[tuple[str, str], HpoTerm] = {}
+    for st in _parse_obo_stanzas(path):
+        hid = (st.get("id") or [""])[0].strip()
+        if not _HPO_ID_RE.match(hid) or (st.get("is_obsolete") or ["false"])[0].strip() == "true":
+            continue
+        cuis = tuple(
+            sorted(
+                {
+                    x.split()[0][len("UMLS:") :]
+                    for x in st.get("xref", [])
+                    if x.startswith("UMLS:") and _CUI_RE.match(x.split()[0][len("UMLS:") :])
+                }
+            )
+        )
+        terms: list[tuple[str, str]] = [(_clean(n), "label") for n in st.get("name", [])]
+        for syn in st.get("synonym", []):
+            m = _OBO_SYNONYM_RE.match(syn)
+            if not m or m.group(2) != "EXACT":
+                continue
+            kind = "layperson" if "layperson" in m.group(3).split("[")[0] else "exact"
+            terms.append((_clean(m.group(1).replace('\\"', '"')), kind))
+        for term, kind in terms:
+            if not term or "\t" in term:
+                continue
+            key = (hid, term.lower())
+            old = rows.get(key)
+            if old is None or HPO_TERM_TYPES.index(kind) > HPO_TERM_TYPES.index(old.term_type):
+                rows[key] = HpoTerm(hid, term, kind, cuis)
+    return sorted(rows.values(), key=lambda r: (r.hpo_id, HPO_TERM_TYPES.index(r.term_type), r.term))
+
+
+def write_hpo_table(
+    rows: Iterable[HpoTerm], path: str | os.PathLike[str], *, version: str
+) -> int:
+    """Write the derived HPO table (TSV with an acknowledgement header); return the row count."""
+    out = list(rows)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as f:
+        f.write(
+            f"# This product uses the Human Phenotype Ontology (version {version}), "
+            "http://www.human-phenotype-ontology.org\n"
+        )
+        f.write(
+            "# Derived by benchmark/build_hpo_table.py from the unmodified hp.obo: labels, EXACT "
+            "synonyms (layperson-typed ones marked) and UMLS CUI cross-references. See "
+            "HPO_ATTRIBUTION.md. Do not edit by hand.\n"
+        )
+        f.write("\t".join(HPO_TABLE_COLUMNS) + "\n")
+        for r in out:
+            f.write("\t".join((r.hpo_id, r.term, r.term_type, "|".join(r.umls_cuis))) + "\n")
+    return len(out)
+
+
+def read_hpo_table(path: str | os.PathLike[str] | None = None) -> list[HpoTerm]:
+    """Read the derived HPO term table (default: the shipped one); errors name file and line."""
+    p = Path(path) if path is not None else hpo_table_path()
+    return list(_read_hpo_cached(str(p), _mtime(p)))
+
+
+@lru_cache(maxsize=4)
+def _read_hpo_cached(path: str, _mtime: float) -> tuple[HpoTerm, ...]:
+    p = Path(path)
+    if not p.is_file():
+        raise VocabularyError(f"HPO term table {p} not found")
+    out: list[HpoTerm] = []
+    header_seen = False
+    with p.open(encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if not header_seen:
+                if tuple(cols) != HPO_TABLE_COLUMNS:
+                    raise VocabularyError(f"{p}:{n}: header must be {HPO_TABLE_COLUMNS}")
+                header_seen = True
+                continue
+            if len(cols) != len(HPO_TABLE_COLUMNS):
+                raise VocabularyError(f"{p}:{n}: expected {len(HPO_TABLE_COLUMNS)} columns")
+            hid, term, kind, cuis = cols
+            if not _HPO_ID_RE.match(hid) or kind not in HPO_TERM_TYPES or not term:
+                raise VocabularyError(f"{p}:{n}: bad row {cols!r}")
+            out.append(HpoTerm(hid, term, kind, tuple(c for c in cuis.split("|") if c)))
+    return tuple(out)
+
+
+def lay_terms_path() -> Path:
+    """Path of cuelex's curated lay-term file shipped in the package."""
+    return DATA_DIR / LAY_TERMS_FILE
+
+
+def read_lay_terms(path: str | os.PathLike[str] | None = None) -> list[LayTerm]:
+    """Read the curated lay terms (default: the shipped file); errors name file and line."""
+    p = Path(path) if path is not None else lay_terms_path()
+    return list(_read_lay_cached(str(p), _mtime(p)))
+
+
+@lru_cache(maxsize=4)
+def _read_lay_cached(path: str, _mtime: float) -> tuple[LayTerm, ...]:
+    p = Path(path)
+    if not p.is_file():
+        raise VocabularyError(f"lay-term file {p} not found")
+    out: list[LayTerm] = []
+    header_seen = False
+    with p.open(encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if not header_seen:
+                if tuple(cols) != LAY_TERM_COLUMNS:
+                    raise VocabularyError(f"{p}:{n}: header must be {LAY_TERM_COLUMNS}")
+                header_seen = True
+                continue
+            if len(cols) != len(LAY_TERM_COLUMNS):
+                raise VocabularyError(
+                    f"{p}:{n}: expected {len(LAY_TERM_COLUMNS)} tab-separated columns, got {len(cols)}"
+                )
+            concept, lay, strength, ex_src, ex_out = (c.strip() for c in cols)
+            if not concept or not lay:
+                raise VocabularyError(f"{p}:{n}: concept and lay_term must not be empty")
+            if strength not in LAY_STRENGTHS:
+                raise VocabularyError(f"{p}:{n}: strength must be one of {LAY_STRENGTHS}")
+            if not ex_src or not ex_out:
+                raise VocabularyError(f"{p}:{n}: every lay term needs an example source and output")
+            out.append(LayTerm(concept, lay, strength, ex_src, ex_out, n))
+    return tuple(out)

@@ -45,7 +45,7 @@ CLINICAL_WORDS = [
 ]
 clinical_text = st.lists(st.sampled_from(CLINICAL_WORDS), max_size=40).map(" ".join)
 any_text = st.one_of(
-    st.text(max_size=300), clinical_text, st.text(alphabet=st.characters(), max_size=80)
+    st.text(max_size=300), clinical_text, st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80)
 )
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

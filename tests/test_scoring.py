@@ -87,7 +87,7 @@ WORDS = [
 ]  # fmt: skip
 clinical = st.lists(st.sampled_from(WORDS), max_size=30).map(" ".join)
 anything = st.one_of(
-    clinical, st.text(max_size=150), st.text(alphabet=st.characters(), max_size=60)
+    clinical, st.text(max_size=150), st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
 )
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
