@@ -275,10 +275,13 @@ def safe_csv_frame(frame: Any) -> Any:
 
     Every CSV that cuelex writes goes through this (CSV injection): JSONL output is unchanged.
     """
+    from pandas.api.types import is_object_dtype, is_string_dtype
+
     out = frame.copy()
     for col in out.columns:
-        if out[col].dtype == object:
-            out[col] = out[col].map(neutralize_cell)
+        # object columns (pandas 2) and the string dtype (pandas 3's default for text)
+        if is_object_dtype(out[col].dtype) or is_string_dtype(out[col].dtype):
+            out[col] = out[col].map(neutralize_cell).astype(object)
     return out
 
 

@@ -172,8 +172,8 @@ def test_lone_surrogates_raise_at_every_entry_point(tmp_path):
         cuelex.score("Possible pneumonia.", "x\udfff")
     with pytest.raises(ValueError):  # spaCy's tokenizer refuses it first (UnicodeEncodeError)
         cuelex.load()(bad)
-    frame = __import__("pandas").DataFrame(
-        {"source": ["Possible pneumonia.", bad], "output": ["a", "b"]}
+    frame = __import__("pandas").DataFrame(  # object dtype: pandas 3's string dtype refuses it
+        {"source": ["Possible pneumonia.", bad], "output": ["a", "b"]}, dtype=object
     )
     res = cuelex.score_frame(frame, "source", "output", errors="skip", n_boot=0, progress=False)
     assert "lone surrogate" in res.problems.iloc[0]["message"]
