@@ -1624,12 +1624,11 @@ def read_hpo_table(path: str | os.PathLike[str] | None = None) -> list[HpoTerm]:
     return list(_read_hpo_cached(str(p), _mtime(p)))
 
 
-@lru_cache(maxsize=4)
-def _read_hpo_cached(path: str, _mtime: float) -> tuple[HpoTerm, ...]:
-    p = Path(path)
+def _tsv_rows(p: Path, columns: tuple[str, ...], what: str) -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of a cuelex TSV data file after its header; comments and blank
+    lines skipped; a wrong header or column count raises ``VocabularyError`` naming file and line."""
     if not p.is_file():
-        raise VocabularyError(f"HPO term table {p} not found")
-    out: list[HpoTerm] = []
+        raise VocabularyError(f"{what} {p} not found")
     header_seen = False
     with p.open(encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
@@ -1638,16 +1637,26 @@ def _read_hpo_cached(path: str, _mtime: float) -> tuple[HpoTerm, ...]:
                 continue
             cols = line.split("\t")
             if not header_seen:
-                if tuple(cols) != HPO_TABLE_COLUMNS:
-                    raise VocabularyError(f"{p}:{n}: header must be {HPO_TABLE_COLUMNS}")
+                if tuple(cols) != columns:
+                    raise VocabularyError(f"{p}:{n}: header must be {columns}")
                 header_seen = True
                 continue
-            if len(cols) != len(HPO_TABLE_COLUMNS):
-                raise VocabularyError(f"{p}:{n}: expected {len(HPO_TABLE_COLUMNS)} columns")
-            hid, term, kind, cuis = cols
-            if not _HPO_ID_RE.match(hid) or kind not in HPO_TERM_TYPES or not term:
-                raise VocabularyError(f"{p}:{n}: bad row {cols!r}")
-            out.append(HpoTerm(hid, term, kind, tuple(c for c in cuis.split("|") if c)))
+            if len(cols) != len(columns):
+                raise VocabularyError(
+                    f"{p}:{n}: expected {len(columns)} tab-separated columns, got {len(cols)}"
+                )
+            yield n, cols
+
+
+@lru_cache(maxsize=4)
+def _read_hpo_cached(path: str, _mtime: float) -> tuple[HpoTerm, ...]:
+    p = Path(path)
+    out: list[HpoTerm] = []
+    for n, cols in _tsv_rows(p, HPO_TABLE_COLUMNS, "HPO term table"):
+        hid, term, kind, cuis = cols
+        if not _HPO_ID_RE.match(hid) or kind not in HPO_TERM_TYPES or not term:
+            raise VocabularyError(f"{p}:{n}: bad row {cols!r}")
+        out.append(HpoTerm(hid, term, kind, tuple(c for c in cuis.split("|") if c)))
     return tuple(out)
 
 
@@ -1665,31 +1674,14 @@ def read_lay_terms(path: str | os.PathLike[str] | None = None) -> list[LayTerm]:
 @lru_cache(maxsize=4)
 def _read_lay_cached(path: str, _mtime: float) -> tuple[LayTerm, ...]:
     p = Path(path)
-    if not p.is_file():
-        raise VocabularyError(f"lay-term file {p} not found")
     out: list[LayTerm] = []
-    header_seen = False
-    with p.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            cols = line.split("\t")
-            if not header_seen:
-                if tuple(cols) != LAY_TERM_COLUMNS:
-                    raise VocabularyError(f"{p}:{n}: header must be {LAY_TERM_COLUMNS}")
-                header_seen = True
-                continue
-            if len(cols) != len(LAY_TERM_COLUMNS):
-                raise VocabularyError(
-                    f"{p}:{n}: expected {len(LAY_TERM_COLUMNS)} tab-separated columns, got {len(cols)}"
-                )
-            concept, lay, strength, ex_src, ex_out = (c.strip() for c in cols)
-            if not concept or not lay:
-                raise VocabularyError(f"{p}:{n}: concept and lay_term must not be empty")
-            if strength not in LAY_STRENGTHS:
-                raise VocabularyError(f"{p}:{n}: strength must be one of {LAY_STRENGTHS}")
-            if not ex_src or not ex_out:
-                raise VocabularyError(f"{p}:{n}: every lay term needs an example source and output")
-            out.append(LayTerm(concept, lay, strength, ex_src, ex_out, n))
+    for n, cols in _tsv_rows(p, LAY_TERM_COLUMNS, "lay-term file"):
+        concept, lay, strength, ex_src, ex_out = (c.strip() for c in cols)
+        if not concept or not lay:
+            raise VocabularyError(f"{p}:{n}: concept and lay_term must not be empty")
+        if strength not in LAY_STRENGTHS:
+            raise VocabularyError(f"{p}:{n}: strength must be one of {LAY_STRENGTHS}")
+        if not ex_src or not ex_out:
+            raise VocabularyError(f"{p}:{n}: every lay term needs an example source and output")
+        out.append(LayTerm(concept, lay, strength, ex_src, ex_out, n))
     return tuple(out)
