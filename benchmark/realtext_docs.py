@@ -7,7 +7,8 @@ ACI-BENCH sections (CC BY 4.0) are cut from the embedded demo corpus.
 
 ``python benchmark/realtext_docs.py --select`` re-creates the first batch (seeded; run once, the
 list is committed); ``--extend 40 14 2`` appended the second batch (hedge-bearing reports and more
-sections, no rewrites); ``--export FILE`` writes the texts for annotators.
+sections, no rewrites); ``--extend 30 20 3 --rewrites 12 --batch 3`` the third (24 of them with
+rewrites); ``--export FILE`` writes the texts for annotators.
 """
 
 from __future__ import annotations
@@ -90,10 +91,13 @@ def select(seed: int = 20261122) -> list[dict]:
     return sorted(out, key=lambda d: d["doc_id"])
 
 
-def extend(existing: list[dict], n_iu: int, n_aci: int, seed: int) -> list[dict]:
+def extend(
+    existing: list[dict], n_iu: int, n_aci: int, seed: int, n_rewrites: int = 0, batch: int = 2
+) -> list[dict]:
     """A further seeded batch of hedge-bearing IU reports and ACI sections, disjoint from the list.
 
-    New documents have no rewrites; they are split half tune, half report within each source.
+    The first ``n_rewrites`` documents of each source get rewrites; documents are split half tune,
+    half report within each (source, has rewrites) group.
     """
     rng = random.Random(seed)
     have = {d["doc_id"] for d in existing}
@@ -112,8 +116,11 @@ def extend(existing: list[dict], n_iu: int, n_aci: int, seed: int) -> list[dict]
     out = []
     for source in ("iu_cxr", "aci_bench"):
         group = [d for d in new if d["source"] == source]
-        for i, doc in enumerate(group):
-            out.append({**doc, "rewrites": False, "split": "tune" if i % 2 == 0 else "report", "batch": 2})
+        for rewrites in (True, False):
+            part = group[:n_rewrites] if rewrites else group[n_rewrites:]
+            for i, doc in enumerate(part):
+                split = "tune" if i % 2 == 0 else "report"
+                out.append({**doc, "rewrites": rewrites, "split": split, "batch": batch})
     return existing + out
 
 
@@ -140,6 +147,9 @@ def main() -> None:
     parser.add_argument("--export", type=Path, help="write one JSONL of texts for annotators")
     parser.add_argument("--extend", nargs=3, type=int, metavar=("N_IU", "N_ACI", "SEED"),
                         help="append a further batch of documents to documents.jsonl")
+    parser.add_argument("--rewrites", type=int, default=0, metavar="K",
+                        help="with --extend: the first K new documents of each source get rewrites")
+    parser.add_argument("--batch", type=int, default=2, help="with --extend: the batch number")
     args = parser.parse_args()
     if args.select:
         DATA.mkdir(parents=True, exist_ok=True)
@@ -147,7 +157,7 @@ def main() -> None:
             for doc in select():
                 handle.write(json.dumps(doc) + "\n")
     if args.extend:
-        docs = extend(_read_jsonl(DOCS_FILE), *args.extend)
+        docs = extend(_read_jsonl(DOCS_FILE), *args.extend, n_rewrites=args.rewrites, batch=args.batch)
         with DOCS_FILE.open("w", encoding="utf-8") as handle:
             for doc in docs:
                 handle.write(json.dumps(doc) + "\n")
