@@ -907,6 +907,8 @@ class Engine:
             return None  # "additional treatment", "high clinical concern"
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
+        if "of" in words[1:] and words[words.index("of", 1) - 1] in self._non_target_heads:
+            return None  # "surgery of the left foot", "treatment of the ulcer": a plan, not a finding
         if (
             i + 1 < j
             and toks[i].low.endswith("ing")
@@ -1039,7 +1041,10 @@ class Engine:
                     # the hedge is on the reading, the later observation is stated plainly
                     break
             elif np is None:
-                break  # nothing usable right after the cue ("no, ..."): nothing further either
+                k = self._example_start(toks, a, b)
+                np = self._noun_phrase(toks, k, b) if k is not None else None
+                if np is None:
+                    break  # nothing usable right after the cue ("no, ..."): nothing further either
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
             prev_cut = cut_by_breaker
             modifiers_only = all(self._is_modifier(toks[k]) for k in range(np[0], np[1]))
@@ -1066,6 +1071,19 @@ class Engine:
                 mods and n > 0 and all(toks[k].low in self._modifier_words for k in range(a, b))
             )
         ]
+
+    _EXAMPLE_MARKERS = (("such", "as"), ("including",), ("especially",), ("particularly",), ("like",))
+
+    def _example_start(self, toks: Sequence[_Tok], a: int, b: int) -> int | None:
+        """ "rule out any issues such as renal artery stenosis": after a word that names no finding,
+        the example it introduces is the target (index after the marker, or None)."""
+        for k in range(a, min(b, a + 4)):
+            for marker in self._EXAMPLE_MARKERS:
+                n = len(marker)
+                if k > a and k + n < b and tuple(t.low for t in toks[k : k + n]) == marker:
+                    if all(t.low in self._non_targets or self._is_punct(t) for t in toks[a:k]):
+                        return k + n
+        return None
 
     def _only_skippable(self, toks: Sequence[_Tok], rng: tuple[int, int]) -> bool:
         i, j = rng
@@ -1300,6 +1318,8 @@ class Engine:
                     targets.setdefault(span)
             sentence = text[an.start : an.end]
             for ts, te in sorted(targets):
+                if self._modifier_only(text[ts:te]):
+                    continue  # "more consistent with moderate": a bare qualifier states nothing
                 cue, level, mods, side = self._decide(an, ts, te)
                 if cue is None:
                     continue
@@ -1325,6 +1345,11 @@ class Engine:
                 )
         pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
         return _drop_nested(pairs)
+
+    def _modifier_only(self, target: str) -> bool:
+        """Is the target made only of qualifier words ("moderate", "left upper")?"""
+        words = [m.group().lower() for m in _TOKEN.finditer(target) if m.group()[0].isalnum()]
+        return bool(words) and all(w in self._modifier_words for w in words)
 
     def assess(
         self,
