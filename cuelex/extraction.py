@@ -865,6 +865,8 @@ class Engine:
             or toks[i].low in self._verb_like
             or (self._verb_form(toks, i, j) and toks[i].low not in self._modifier_words)
         ):
+            if toks[i].low in self._non_targets:
+                return None  # "not taking her blood pressures": an action withheld, not a finding
             i += 1
             while i < j and self._strip_leading.match_at(toks, i, j):
                 i += self._strip_leading.match_at(toks, i, j)
@@ -899,10 +901,13 @@ class Engine:
         if k <= i:
             return None
         words = [t.low for t in toks[i:k] if not self._is_punct(t)]
-        if not words or all(w in self._non_targets or w.isdigit() for w in words):
+        changing = words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)
+        if not changing and (not words or all(w in self._non_targets or w.isdigit() for w in words)):
             return None  # "informative", "follow-up": no clinical target
-        if all(w in self._non_targets or w in self._modifier_words for w in words) and any(
-            w in self._non_targets for w in words
+        if (
+            not changing
+            and all(w in self._non_targets or w in self._modifier_words for w in words)
+            and any(w in self._non_targets for w in words)
         ):
             return None  # "additional treatment", "high clinical concern"
         if words[-1] in self._non_target_heads:
@@ -929,6 +934,21 @@ class Engine:
         if toks[i].low in self._verbs:
             return None
         return i, k
+
+    _CHANGE = regex.compile(
+        r"(?:(?:does|do|did|has|have)\s+not\s+|(?:doesn|don|didn|hasn|haven)['’]t\s+|fails?\s+to\s+)"
+        r"(?:improve|resolve|get\s+better|go\s+away|subside)\b"
+        r"|(?:worsen|persist|return|recur|develop|continue|progress|get\s+worse|come\s+back)s?\b",
+        regex.IGNORECASE,
+    )
+
+    def _changes_state(self, toks: Sequence[_Tok], k: int, j: int) -> bool:
+        """ "if his symptoms do not improve", "unless new symptoms develop": the patient's symptoms
+        as the subject of a change of state are a finding, not the generic word "symptoms"."""
+        if k >= len(toks):
+            return False
+        words = " ".join(t.low for t in toks[k : k + 4])  # the verb may lie past a cue's scope
+        return self._CHANGE.match(words) is not None
 
     def _extend_repeated_head(
         self,
@@ -1243,6 +1263,9 @@ class Engine:
                 best = _Reach(c, start, end, c.direction, 0)
         modifiers: list[str] = []
         cue = best.cue if best else None
+        if cue is not None and cue.context_rule and cue.level is Level.UL5:
+            # "evaluate for a possible rotator cuff tear": the evaluation phrase is the cue
+            cue = self._governing_cue(analysis, cue)
         level = cue.level if cue else Level.ASSERTED
         side = best.side if best else None
         if cue is not None and cue.context_rule:
@@ -1276,6 +1299,19 @@ class Engine:
                 level = capped
             break
         return cue, level, tuple(modifiers), side
+
+    _BETWEEN_CUES = regex.compile(r"\s*(?:(?:a|an|the|any)\s+)?")
+
+    def _governing_cue(self, analysis: _SentenceAnalysis, cue: _CueHit) -> _CueHit:
+        """The UL5 evaluation cue right before a cue a context rule made UL5, else the cue itself."""
+        for c in analysis.cues:
+            if c.level is Level.UL5 and not c.context_rule and c.end <= cue.start:
+                gap = analysis.text[c.end - analysis.start : cue.start - analysis.start]
+                if self._BETWEEN_CUES.fullmatch(gap):
+                    return _CueHit(
+                        c.start, c.end, c.text, c.level, c.direction, c.entry, c.rule_id, cue.context_rule
+                    )
+        return cue
 
     def _better(self, a: _Reach, b: _Reach) -> bool:
         if self.resources.conflicts.result_over_evaluation and a.side is not b.side:
