@@ -618,6 +618,7 @@ class Engine:
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
+        self._procedure_suffixes = tuple(w.lower() for w in t.procedure_suffixes)
         self._copulas = frozenset(w.lower() for w in t.copulas)
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
@@ -912,8 +913,15 @@ class Engine:
             return None  # "additional treatment", "high clinical concern"
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
-        if "of" in words[1:] and words[words.index("of", 1) - 1] in self._non_target_heads:
-            return None  # "surgery of the left foot", "treatment of the ulcer": a plan, not a finding
+        head = words[words.index("of", 1) - 1] if "of" in words[1:] else words[-1]
+        if head in self._non_target_heads or (
+            self._procedure_suffixes
+            and head.endswith(self._procedure_suffixes)
+            and not self._PAST.intersection(words)
+        ):
+            # "surgery of the left foot", "a lithotripsy", "an echocardiogram": a plan, not a finding
+            # (a past procedure, "related to prior sphincterotomy", is part of the patient's state)
+            return None
         if (
             i + 1 < j
             and toks[i].low.endswith("ing")
@@ -1065,6 +1073,8 @@ class Engine:
                 np = self._noun_phrase(toks, k, b) if k is not None else None
                 if np is None:
                     break  # nothing usable right after the cue ("no, ..."): nothing further either
+            if idx == 0:
+                np = self._named_reading(toks, np, b)
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
             prev_cut = cut_by_breaker
             modifiers_only = all(self._is_modifier(toks[k]) for k in range(np[0], np[1]))
@@ -1091,6 +1101,21 @@ class Engine:
                 mods and n > 0 and all(toks[k].low in self._modifier_words for k in range(a, b))
             )
         ]
+
+    _PAST = frozenset({"prior", "previous", "recent", "remote", "earlier", "old"})
+
+    _READING_HEADS = frozenset({"etiology", "aetiology", "cause", "explanation", "diagnosis", "source", "reason"})
+
+    def _named_reading(self, toks: Sequence[_Tok], np: tuple[int, int], b: int) -> tuple[int, int]:
+        """ "the most likely etiology of his pain is constipation": the hedge is on what follows the
+        copula, not on the pain."""
+        s, e = np
+        words = [t.low for t in toks[s:e]]
+        head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+        if head not in self._READING_HEADS or e >= b or toks[e].low not in self._copulas:
+            return np
+        after = self._noun_phrase(toks, e + 1, b)
+        return after if after is not None else np
 
     _EXAMPLE_MARKERS = (("such", "as"), ("including",), ("especially",), ("particularly",), ("like",))
 

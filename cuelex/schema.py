@@ -181,6 +181,7 @@ class TargetRules(BaseModel):
     modifier_words: tuple[str, ...] = ()
     observation_heads: tuple[str, ...] = ()
     non_target_heads: tuple[str, ...] = ()
+    procedure_suffixes: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]

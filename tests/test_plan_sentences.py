@@ -116,3 +116,24 @@ def test_no_definite_sits_below_the_surveyed_hedged_absence_words() -> None:
 )
 def test_new_cues(text: str, expected: list) -> None:
     assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a procedure or test name is a plan, not a finding
+        ("If the stone has not passed, we can consider lithotripsy.", []),
+        ("We may consider a laparoscopic cholecystectomy.", []),
+        # a past procedure is part of the patient's state
+        ("Pneumobilia, which may be related to prior sphincterotomy.", [("may be related to", "prior sphincterotomy", "UL3")]),
+        # the hedge on a named reading falls on what follows the copula
+        ("The most likely cause of her cough is postnasal drip.", [("most likely", "postnasal drip", "UL2")]),
+        # care providers and medications are no findings
+        ("He denies any blood thinners.", []),
+        ("Monitoring will follow the plan set by either his nephrologist or his primary care provider.", []),
+        ("She does not appear related to signs of a stroke.", [("does not appear", "stroke", "HEDGED_ABSENT")]),
+        ("She has not had any seizures lately.", [("not", "seizures", "UL1")]),
+    ],
+)
+def test_plans_and_readings(text: str, expected: list) -> None:
+    assert pairs_of(text) == expected
