@@ -324,9 +324,13 @@ def write_accuracy_section(name: str, body: str) -> Path:
         m = re.search(_SECTION_RE.format(name=re.escape(sec)), existing, flags=re.DOTALL)
         sections[sec] = m.group(1) if m else _PLACEHOLDER.format(name=sec)
     sections[name] = body.rstrip("\n") + "\n"
+    # what follows the last section (the real-text pairs, written by realtext_eval.py) is kept
+    last_end = f"<!-- END {SECTION_ORDER[-1]} -->\n"
+    tail = existing.split(last_end, 1)[1] if last_end in existing else ""
     parts = [ACCURACY_HEADER]
     for sec in SECTION_ORDER:
         parts.append(f"\n<!-- BEGIN {sec} -->\n{sections[sec]}<!-- END {sec} -->\n")
+    parts.append(tail)
     DOCS.mkdir(parents=True, exist_ok=True)
     ACCURACY_MD.write_text("".join(parts), encoding="utf-8")
     return ACCURACY_MD

@@ -925,7 +925,11 @@ class Engine:
         if (
             i + 1 < j
             and toks[i].low.endswith("ing")
-            and (self._is_object_start(toks[i + 1]) or self._is_person(toks, i + 1))
+            and (
+                self._is_object_start(toks[i + 1])
+                or self._is_person(toks, i + 1)
+                or (toks[i].low in self._non_targets and toks[i].low not in self._modifier_words)
+            )
         ):
             return None  # "bothering Karen", "overdoing it": a verb with its object
         person = next((m for m in range(i, k) if self._is_person(toks, m)), None)
@@ -1050,6 +1054,13 @@ class Engine:
                     break
                 continue
             np = self._noun_phrase(toks, a, b)
+            if idx == 0 and i > 0 and toks[i - 1].low in self._CLAUSE_TAKERS:
+                cop = self._subject_copula(toks, a, b)
+                if cop is not None:
+                    found, empty = self._predicate(toks, cop, b)
+                    if empty:
+                        break  # "I suspect her chest pain is | likely angina": the next cue decides
+                    np = found or np
             if idx > 0:
                 # later conjuncts must be short noun phrases, not new clauses ("no fever and she is
                 # eating well"); a participle after the noun ("or masses noted") is fine
@@ -1101,6 +1112,42 @@ class Engine:
                 mods and n > 0 and all(toks[k].low in self._modifier_words for k in range(a, b))
             )
         ]
+
+    # a cue ending in one of these takes a clause: "I suspect her pain is X", "it is possible that A is B"
+    _CLAUSE_TAKERS = frozenset({"suspect", "think", "believe", "feel", "that"})
+    _LINKS = {("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1}
+    _PREDICATE_ADVERBS = frozenset({"also", "just", "still", "really", "all", "more", "most", "mostly", "only"})
+
+    _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were"})
+
+    def _subject_copula(self, toks: Sequence[_Tok], a: int, b: int) -> int | None:
+        """Index of the copula after a short subject at the start of toks[a:b] ("her pain is"), if any."""
+        for k in range(a + 1, min(b, a + 7)):
+            low = toks[k].low
+            if low in self._SUBJECT_COPULAS:
+                return k
+            if low in ("that", "which", "who", ",") or low in self._verbs:
+                return None  # "a fracture that was missed": a relative clause, not the predicate
+        return None
+
+    def _predicate(
+        self, toks: Sequence[_Tok], cop: int, b: int
+    ) -> tuple[tuple[int, int] | None, bool]:
+        """After a clause-taking cue, what the copula says of the subject is the target ("I believe
+        her symptoms are secondary to carpal tunnel syndrome"): (noun phrase or None, whether
+        nothing at all follows the copula inside the scope)."""
+        k = cop + 1
+        while k < b and toks[k].low in self._PREDICATE_ADVERBS:
+            k += 1
+        for link, n in self._LINKS.items():
+            if tuple(t.low for t in toks[k : k + n]) == link:
+                # "due to", "secondary to" end a negation's scope; here they link the reading
+                k += n
+                b = max(b, min(len(toks), k + self.resources.targets.max_tokens))
+                break
+        if k >= b:
+            return None, True
+        return self._noun_phrase(toks, k, b), False
 
     _PAST = frozenset({"prior", "previous", "recent", "remote", "earlier", "old"})
 

@@ -137,3 +137,40 @@ def test_new_cues(text: str, expected: list) -> None:
 )
 def test_plans_and_readings(text: str, expected: list) -> None:
     assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a clause-taking cue ("I believe", "I suspect", "I think that"): the predicate is the target
+        (
+            "I believe her numbness is secondary to carpal tunnel syndrome.",
+            [("I believe", "carpal tunnel syndrome", "UL2")],
+        ),
+        ("I suspect his cough is due to postnasal drip.", [("suspect", "postnasal drip", "UL3")]),
+        # the subject is not the target, and the next cue decides
+        ("I suspect his back pain is likely a disc herniation.", [("likely", "disc herniation", "UL2")]),
+        # a relative clause is not the predicate
+        ("I suspect a fracture that was missed on the film.", [("suspect", "fracture", "UL3")]),
+        ("I believe she has a lumbar strain.", [("I believe she has a", "lumbar strain", "UL2")]),
+        # a finding the study may hide is indeterminate
+        ("Overlying ribs could obscure a small nodule.", [("could obscure", "small nodule", "UL4")]),
+        ("The chin obscures the lung apices.", []),
+    ],
+)
+def test_clause_complements_and_hidden_findings(text: str, expected: list) -> None:
+    assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The tics do not appear to be bothering Maria.", []),
+        ("This may be attributing to her mood.", []),
+        ("Dietary factors could be involved.", []),
+        ("He might be experiencing reflux.", [("might be", "reflux", "UL3")]),
+        ("No increasing effusion.", [("No", "increasing effusion", "UL1")]),
+    ],
+)
+def test_verbs_are_not_targets(text: str, expected: list) -> None:
+    assert pairs_of(text) == expected
