@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .corpus import check_text
-from .extraction import Engine, default_engine
+from .extraction.engine import Engine, default_engine
 from .records import Assessment, CueTargetPair
 from .resources import load_resources
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .linking import Linker
+    from .concepts.linking import Linker
 
 PAIR_COLUMNS: tuple[str, ...] = tuple(CueTargetPair.model_fields)
 
@@ -48,7 +48,7 @@ def get_engine(
 
 @lru_cache(maxsize=4)
 def _cached_linker(vocabulary: str | None) -> Linker:
-    from .linking import Linker
+    from .concepts.linking import Linker
 
     return Linker(vocabulary=vocabulary)
 
@@ -90,7 +90,7 @@ def extract(
     if (link or vocabulary is not None) and pairs:
         pairs = get_linker(vocabulary).link(text, pairs)
     if deduplicate:
-        from .dedup import deduplicate as _dedup
+        from .concepts.dedup import deduplicate as _dedup
 
         pairs = _dedup(pairs)
     return pairs

@@ -8,7 +8,7 @@ from spacy.tokens import Doc
 
 from .api import get_engine, get_linker
 from .corpus import check_text
-from .dedup import deduplicate
+from .concepts.dedup import deduplicate
 from .extensions import ASSESS_KEY, PAIRS_KEY, encode, register_extensions
 
 register_extensions()

@@ -66,7 +66,7 @@ __all__ = [
     "write_term_table",
 ]
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 TERM_TABLE_FILE = "vocab_terms.tsv"
 SUPPLEMENT_FILE = "vocab_supplement.tsv"
 ABBREVIATION_STOPLIST_FILE = "vocab_abbreviation_stoplist.txt"
@@ -1347,7 +1347,7 @@ def load_index(path: str | os.PathLike[str]) -> IndexData:
 
 def default_do_dir() -> Path:
     """Where the DO extracts live in a checkout: ``../shared/data/vocab/disease-ontology``."""
-    return Path(__file__).resolve().parents[2] / "shared" / "data" / "vocab" / "disease-ontology"
+    return Path(__file__).resolve().parents[3] / "shared" / "data" / "vocab" / "disease-ontology"
 
 
 def regenerate_term_table(
@@ -1536,7 +1536,7 @@ class LayTerm:
 
 def default_hpo_path() -> Path:
     """Where ``hp.obo`` lives in a checkout: ``../shared/data/vocab/hpo/hp.obo``."""
-    return Path(__file__).resolve().parents[2] / "shared" / "data" / "vocab" / "hpo" / "hp.obo"
+    return Path(__file__).resolve().parents[3] / "shared" / "data" / "vocab" / "hpo" / "hp.obo"
 
 
 def hpo_table_path() -> Path:

@@ -68,8 +68,8 @@ import regex
 from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz, process
 
-from . import normalize as _normalize
-from .records import CueTargetPair
+from ..concepts import normalize as _normalize
+from ..records import CueTargetPair
 
 log = logging.getLogger(__name__)
 
@@ -564,7 +564,7 @@ def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
 @lru_cache(maxsize=1)
 def _vocab_heads() -> frozenset[str]:
     """Last normalised word of every vocabulary term: only phrases ending in one are looked up."""
-    from .vocab import read_term_table
+    from ..concepts.vocab import read_term_table
 
     heads = set()
     for r in read_term_table():
@@ -659,7 +659,7 @@ class Aligner:
         self.concepts = concepts
         self._semantic = None
         if "semantic" in self.tiers:
-            from .semantic import SemanticMatcher
+            from ..concepts.semantic import SemanticMatcher
 
             self._semantic = SemanticMatcher(semantic_model)
 
@@ -679,7 +679,7 @@ class Aligner:
         if not isinstance(output, str):
             raise TypeError(f"output must be a str, not {type(output).__name__}")
         if sentences is None:
-            from .api import get_engine
+            from ..api import get_engine
 
             sentences = get_engine().sentences(output)
         return OutputIndex.build(output, sentences)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from .runner import TABLE2_METRICS, run, score_run
+from .jobs import TABLE2_METRICS, run, score_run
 
 __all__ = ["compound", "compounding_table", "plot_compounding"]
 
@@ -86,8 +86,8 @@ def plot_compounding(
 
     Saved to ``path`` and the path returned, else the Figure. Needs matplotlib.
     """
-    from .plots import iteration_lines
-    from .runner import _save_figure
+    from ..report.plots import iteration_lines
+    from .jobs import _save_figure
 
     for m in metrics:
         if m not in TABLE2_METRICS:

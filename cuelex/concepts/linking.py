@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .records import CueTargetPair, Direction
+from ..records import CueTargetPair, Direction
 from .vocab import IndexData, load_index, read_stopwords, resolve_vocabulary
 
 __all__ = [

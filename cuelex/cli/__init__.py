@@ -18,9 +18,9 @@ from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .api import PAIR_COLUMNS, extract, get_engine, to_frame
-from .corpus import (
+from .. import __version__
+from ..api import PAIR_COLUMNS, extract, get_engine, to_frame
+from ..corpus import (
     Document,
     InputError,
     Problem,
@@ -28,9 +28,9 @@ from .corpus import (
     refuse_overwrite,
     safe_csv_frame,
 )
-from .levels import CUE_LEVELS
-from .records import CueTargetPair
-from .schema import ResourceError
+from ..levels import CUE_LEVELS
+from ..records import CueTargetPair
+from ..schema import ResourceError
 
 log = logging.getLogger("cuelex")
 
@@ -124,7 +124,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
     print(f"pairs written to {out}")
     if not args.no_benchmark:
-        from .bench import demo, format_screening, format_stats
+        from ..bench.builder import demo, format_screening, format_stats
 
         stats = demo(out.parent)
         print()
@@ -320,7 +320,7 @@ def _lexicon_check(
     Returns (entries, examples, failures); each failure names the file, the entry id, the example
     and what came out instead.
     """
-    from .resources import load_lexicon_files
+    from ..resources import load_lexicon_files
 
     paths = [Path(f) for f in files]
     for path in paths:

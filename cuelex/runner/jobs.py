@@ -41,7 +41,7 @@ from typing import Any
 
 import pandas as pd
 
-from .records import CueTargetPair
+from ..records import CueTargetPair
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +263,7 @@ def _load_benchmark_file(path: Path) -> Any:
     else a plain JSONL of ``{"id", "text", "doc_type"?, "pairs"?}`` lines."""
     if not path.exists():
         raise FileNotFoundError(f"benchmark file {path} does not exist")
-    from .corpus import _Lines
+    from ..corpus import _Lines
 
     records = []
     # strict UTF-8: a byte that is not valid is named by file and byte offset (InputError)
@@ -277,7 +277,7 @@ def _load_benchmark_file(path: Path) -> Any:
         if not isinstance(rec, dict):
             raise ValueError(f"{path}:{n}: expected one JSON object per line, got {type(rec).__name__}")
         if "schema_version" in rec:
-            from . import bench  # a cuelex benchmark: validated by its own loader
+            from ..bench import builder as bench  # a cuelex benchmark: validated by its own loader
 
             return bench.load(path)
         records.append(rec)
@@ -793,7 +793,7 @@ class RunScores:
     def to_csv(self, path: str | os.PathLike[str]) -> Path:
         out = Path(path)
         out.parent.mkdir(parents=True, exist_ok=True)
-        from .corpus import safe_csv_frame
+        from ..corpus import safe_csv_frame
 
         safe_csv_frame(self.table).to_csv(out, index=False)
         return out
@@ -839,8 +839,8 @@ def score_run(
     with cluster-bootstrap CIs over documents. ``bertscore=True`` adds the mean BERTScore F1 of each
     group (needs ``cuelex[bertscore]``). Other options go to :func:`cuelex.score_frame`.
     """
-    from . import api
-    from .scoring import score_frame
+    from .. import api
+    from ..scoring.scorer import score_frame
 
     rc = load_run(run_or_cache)
     mixed = rc.benchmarks()
@@ -961,7 +961,7 @@ def plot_table(
     Saved to ``path`` (.png, .svg or .pdf) and the path returned; without a path the matplotlib
     Figure is returned. Needs matplotlib (``pip install "cuelex[plots]"``).
     """
-    from .plots import metric_bars
+    from ..report.plots import metric_bars
 
     frame = table  # <metric>_ci_low/_ci_high: the names the plots read
     for col in ("system", "task", "condition"):
@@ -975,7 +975,7 @@ def _save_figure(fig: Any, path: str | os.PathLike[str] | None) -> Any:
     """Write a figure drawn by cuelex.plots to ``path`` and return the path, or return the figure."""
     if path is None:
         return fig
-    from .plots import _finish
+    from ..report.plots import _finish
 
     out = Path(path)
     _finish(fig, None, out)
@@ -1031,7 +1031,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_run_score(args: argparse.Namespace) -> int:
-    from .corpus import refuse_overwrite
+    from ..corpus import refuse_overwrite
 
     for out in (args.output, args.plot):
         if out:

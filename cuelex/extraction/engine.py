@@ -24,10 +24,10 @@ except ImportError:  # Python 3.10
     import sre_constants as _sre_constants  # type: ignore[no-redef]
     import sre_parse as _sre_parser  # type: ignore[no-redef]
 
-from .levels import DEFAULT_STRENGTH, Level, weaker
-from .records import Assessment, Cue, CueTargetPair, Direction
-from .resources import Resources, default_resources
-from .schema import CueEntry
+from ..levels import DEFAULT_STRENGTH, Level, weaker
+from ..records import Assessment, Cue, CueTargetPair, Direction
+from ..resources import Resources, default_resources
+from ..schema import CueEntry
 from .sentences import SentenceSplitter
 
 log = logging.getLogger(__name__)

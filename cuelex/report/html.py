@@ -886,7 +886,7 @@ def write_report(html_text: str, path: str | Path) -> Path:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """``cuelex report INPUT -o report.html``."""
-    from .corpus import refuse_overwrite
+    from ..corpus import refuse_overwrite
 
     refuse_overwrite(args.output, [args.input])
     page = render(args.input, plots=not args.no_plots)

@@ -103,7 +103,7 @@ class SemanticMatcher:
 
     def find(self, target: str, idx: Any, threshold: float) -> list[tuple[int, int, float]]:
         """(start, end, similarity × 100) of every output phrase at or above ``threshold``."""
-        from .align import _FUNCTION  # local import: align imports this module lazily
+        from ..scoring.align import _FUNCTION  # local import: align imports this module lazily
 
         if idx._embeddings is None:
             wins = [

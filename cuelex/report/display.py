@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .report import LEVEL_COLORS
+from .html import LEVEL_COLORS
 
 __all__ = ["COLORS", "render", "to_manual"]
 
@@ -34,7 +34,7 @@ COLORS: dict[str, str] = {
 
 @lru_cache(maxsize=1)
 def _nlp() -> Any:
-    from .component import load
+    from ..component import load
 
     return load()
 
@@ -53,7 +53,7 @@ def _doc(doc_or_text: Any) -> Any:
 
 def _spans(doc: Any) -> list[dict[str, Any]]:
     """Cue and target spans of every pair (deduplicated), with token and character offsets."""
-    from .extensions import PAIRS_KEY
+    from ..extensions import PAIRS_KEY
 
     if PAIRS_KEY not in doc.user_data:
         raise ValueError(

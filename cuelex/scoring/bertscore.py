@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .localmodel import local_model_path
+from ..concepts.localmodel import local_model_path
 
 __all__ = [
     "INSTALL_HINT",

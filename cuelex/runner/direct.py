@@ -32,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from .levels import PAPER_LEVELS, Level
+from ..levels import PAPER_LEVELS, Level
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +99,8 @@ class Bundle:
 
 
 def _benchmark_pairs(benchmark: Any) -> list[Any]:
-    from . import api
-    from .runner import as_documents
+    from .. import api
+    from .jobs import as_documents
 
     pairs = []
     for d in as_documents(benchmark):
@@ -175,7 +175,7 @@ def make_bundles(
 
 
 def single_prompt(item: DirectItem, template: str | None = None) -> str:
-    from .runner import load_prompt, render
+    from .jobs import load_prompt, render
 
     tpl = template if template is not None else load_prompt("direct", "single").template
     return render(tpl, target_id=item.item_id, target_text=item.target_text,
@@ -183,7 +183,7 @@ def single_prompt(item: DirectItem, template: str | None = None) -> str:
 
 
 def multi_prompt(bundle: Bundle, template: str | None = None) -> str:
-    from .runner import load_prompt, render
+    from .jobs import load_prompt, render
 
     tpl = template if template is not None else load_prompt("direct", "multi").template
     blocks = [
@@ -397,7 +397,7 @@ class CuelexDirect:
         self.engine_options = engine_options
 
     def level(self, item: DirectItem) -> tuple[str, str]:
-        from .api import assess
+        from ..api import assess
 
         a = assess(item.snippet, [(item.target_start, item.target_end)], **self.engine_options)[0]
         return a.level.value, a.cue.text if a.cue is not None else ""
@@ -459,7 +459,7 @@ def run_direct(
     rerun calls only what is missing. Failed calls (after retries) are left out of the metrics and
     counted in ``n_failed``; invalid answers count as wrong.
     """
-    from .runner import Job, RunCache, execute, load_prompt, system_name
+    from .jobs import Job, RunCache, execute, load_prompt, system_name
 
     sysname = system_name(system, name)
     single_tpl = single_template if single_template is not None else load_prompt("direct", "single").template

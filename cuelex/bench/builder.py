@@ -54,7 +54,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .corpus import (
+from ..corpus import (
     Document,
     InputError,
     Problem,
@@ -62,9 +62,9 @@ from .corpus import (
     read_documents,
     refuse_overwrite,
 )
-from .levels import CUE_LEVELS, PAPER_LEVELS, Level
-from .records import CueTargetPair
-from .sections import DOC_TYPES, PROFILES, get_sectionizer
+from ..levels import CUE_LEVELS, PAPER_LEVELS, Level
+from ..records import CueTargetPair
+from ..extraction.sections import DOC_TYPES, PROFILES, get_sectionizer
 
 __all__ = [
     "FORMATS",
@@ -416,13 +416,13 @@ class _Pipeline:
     """Extraction + linking + deduplication, as ``cuelex.extract(text, link=True, deduplicate=True)``."""
 
     def __init__(self, options: BuildOptions, *, own_linker: bool = False):
-        from .api import get_engine, get_linker
+        from ..api import get_engine, get_linker
 
         self.engine = get_engine()
         self.linker = None
         if options.link:
             if own_linker:  # a forked worker opens its own QuickUMLS handles
-                from .linking import Linker
+                from ..concepts.linking import Linker
 
                 self.linker = Linker(options.vocabulary)
             else:
@@ -434,7 +434,7 @@ class _Pipeline:
         return self
 
     def pairs(self, text: str, doc_id: str) -> list[CueTargetPair]:
-        from .dedup import deduplicate
+        from ..concepts.dedup import deduplicate
 
         pairs = self.engine.extract(text, doc_id=doc_id)
         if self.linker is not None and pairs:
@@ -962,7 +962,7 @@ def iter_load(path: str | Path) -> Iterator[BenchDocument]:
     p = Path(path)
     if not p.is_file():
         raise BenchError(f"{p}: benchmark file not found")
-    from .corpus import _Lines
+    from ..corpus import _Lines
 
     seen: dict[str, int] = {}
     try:
@@ -1323,7 +1323,7 @@ class _WorkDir:
 
 
 def _resources_digest() -> str:
-    from .resources import default_lexicon_dir, default_rules_dir
+    from ..resources import default_lexicon_dir, default_rules_dir
 
     h = hashlib.sha256()
     for d in (default_lexicon_dir(), default_rules_dir()):
@@ -1417,7 +1417,7 @@ def build(
         )
         for p in paths
     ]
-    from . import __version__
+    from .. import __version__
 
     config = {
         "cuelex": __version__,
@@ -1664,7 +1664,7 @@ def build_dask(
         vocabulary=None if vocabulary is None else str(vocabulary),
     )
     if options.link:  # build the open index once here rather than in every worker at the same time
-        from .api import get_linker
+        from ..api import get_linker
 
         _ = get_linker(options.vocabulary).index_path
     parts = frame.map_partitions(bench_partition, spec, options, source, meta=partition_meta())
@@ -2043,10 +2043,10 @@ def add_bench_subparser(subparsers: Any) -> None:
         "bench", help="build a five-level cue-target benchmark from notes (paper section 3.1)"
     )
     sub = p.add_subparsers(dest="bench_command", required=True)
-    from .runner import add_run_subparser
+    from ..runner.jobs import add_run_subparser
 
     add_run_subparser(sub, run_name="run", score_name="score")  # cuelex bench run / bench score
-    from .direct import add_direct_subparser
+    from ..runner.direct import add_direct_subparser
 
     add_direct_subparser(sub)  # cuelex bench direct (RQ2)
 

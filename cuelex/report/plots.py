@@ -31,7 +31,7 @@ import pandas as pd
 if TYPE_CHECKING:  # matplotlib is imported when a plot is drawn (optional dependency)
     from matplotlib.figure import Figure
 
-from .report import CI_SUFFIXES, LEVEL_COLORS, LEVEL_DARK, RATES
+from .html import CI_SUFFIXES, LEVEL_COLORS, LEVEL_DARK, RATES
 
 __all__ = [
     "LEVEL_ORDER",
@@ -209,7 +209,7 @@ def _confusion_frame(confusion: Any) -> pd.DataFrame:
         return pd.DataFrame.from_dict(dict(confusion), orient="index")
     if isinstance(confusion, pd.DataFrame):
         if {"source_level", "output_level"} <= set(confusion.columns):  # a pairs table
-            from .metrics import confusion_matrix
+            from ..scoring.metrics import confusion_matrix
 
             return confusion_matrix(confusion)
         return confusion
@@ -349,7 +349,7 @@ def level_distribution(
     ``level`` column (``cuelex.to_frame``, ``out/demo_pairs.csv``) or ``source_level`` column
     (scored pairs); ``column`` names another column.
     """
-    from .levels import Level
+    from ..levels import Level
 
     if isinstance(levels, pd.DataFrame):
         col = column or next((c for c in ("level", "source_level") if c in levels.columns), None)

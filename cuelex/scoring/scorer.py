@@ -34,8 +34,8 @@ from pydantic import BaseModel, ConfigDict
 
 from . import metrics as M
 from .align import DEFAULT_TIERS, AlignedTarget, Aligner, OutputIndex
-from .levels import Level
-from .records import Cue, CueTargetPair
+from ..levels import Level
+from ..records import Cue, CueTargetPair
 
 log = logging.getLogger(__name__)
 
@@ -307,7 +307,7 @@ class ScoreReport:
 
     def to_html(self, path: str | Path | None = None) -> str:
         """Self-contained HTML page of this report (``cuelex.report.render_report``); written to path when given."""
-        from .report import render_report, write_report
+        from ..report.html import render_report, write_report
 
         page = render_report(self)
         if path is not None:
@@ -420,7 +420,7 @@ class _Scorer:
             if self.linker is not None:
                 pairs = self.linker.link(source, pairs)
             if self.dedup:
-                from .dedup import deduplicate
+                from ..concepts.dedup import deduplicate
 
                 pairs = deduplicate(pairs)
             return list(pairs)
@@ -631,7 +631,7 @@ def _make_scorer(
     if choice not in CHOICES:
         raise ValueError(f"choice must be one of {CHOICES}, got {choice!r}")
     if linker is True:
-        from .api import get_linker
+        from ..api import get_linker
 
         linker = get_linker()
     elif linker is not None and not (hasattr(linker, "link") and hasattr(linker, "candidates")):
@@ -639,7 +639,7 @@ def _make_scorer(
             f"linker must be a cuelex.linking.Linker or True, got {type(linker).__name__}"
         )
     if engine is None:
-        from .api import get_engine
+        from ..api import get_engine
 
         engine = get_engine(lexicons, rules_dir, extra_lexicons)
     if aligner is None:
@@ -658,14 +658,14 @@ def _make_scorer(
 
 def _check_text(name: str, value: Any) -> str:
     """The text itself, or a clear error: not a str, or not valid Unicode (``corpus.check_text``)."""
-    from .corpus import check_text
+    from ..corpus import check_text
 
     return check_text(value, name)
 
 
 def _bad_text(value: Any) -> str | None:
     """Why a score_frame cell cannot be scored (not text, lone surrogate), or None."""
-    from .corpus import lone_surrogate
+    from ..corpus import lone_surrogate
 
     if not isinstance(value, str):
         return f"{_what(value)}, not text"
@@ -776,7 +776,7 @@ class CorpusScores:
 
     def to_html(self, path: str | Path | None = None) -> str:
         """Self-contained HTML page of these corpus scores (``cuelex.report.render_corpus``)."""
-        from .report import render_corpus, write_report
+        from ..report.html import render_corpus, write_report
 
         page = render_corpus(self.to_dict())
         if path is not None:
@@ -1074,7 +1074,7 @@ def read_table(
     The readers of :func:`cuelex.corpus.read_documents`: strict decoding (``encoding``), a bad
     line named by file and line number, skipped and added to ``problems`` with ``skip_bad_rows``.
     """
-    from .corpus import InputError, _suffixes, read_documents
+    from ..corpus import InputError, _suffixes, read_documents
 
     p = Path(path)
     if not p.exists():
@@ -1097,7 +1097,7 @@ def read_table(
 
 
 def _read_text(path: str, encoding: str = "utf-8") -> str:
-    from .corpus import _read_text_file, _suffixes
+    from ..corpus import _read_text_file, _suffixes
 
     p = Path(path)
     if not p.exists():
@@ -1136,7 +1136,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from .corpus import refuse_overwrite
+    from ..corpus import refuse_overwrite
 
     opts = _options_from_args(args)
     if args.table:
@@ -1202,7 +1202,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _write_pairs_table(frame: pd.DataFrame, path: str) -> None:
-    from .corpus import safe_csv_frame
+    from ..corpus import safe_csv_frame
 
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)

@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .levels import Level
+from ..levels import Level
 from .normalize import normal_form
-from .records import CueTargetPair
+from ..records import CueTargetPair
 
 __all__ = ["deduplicate", "exact_key", "level_coverage", "specificity"]
 

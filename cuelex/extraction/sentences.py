@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import regex
 
-from .schema import SentenceRules
+from ..schema import SentenceRules
 
 _TERMINAL = regex.compile(r"[.!?]+[\"')\]]*(?=\s)", regex.V1)
 _NEWLINES = regex.compile(r"\n", regex.V1)

@@ -27,8 +27,8 @@ from typing import Literal
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .resources import default_rules_dir
-from .schema import ResourceError, read_yaml, validate
+from ..resources import default_rules_dir
+from ..schema import ResourceError, read_yaml, validate
 
 __all__ = [
     "DOC_TYPES",

@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .levels import CUE_LEVELS, Level
+from ..levels import CUE_LEVELS, Level
 
 __all__ = [
     "CONFUSION_COLUMNS",
@@ -198,7 +198,7 @@ def cue_probability(
 @lru_cache(maxsize=4096)
 def _lexicon_strength(key: str, level: Level) -> float | None:
     """Strength of the shipped lexicon entry whose pattern matches all of ``key`` at ``level``."""
-    from .extraction import default_engine  # local: extraction imports nothing from metrics
+    from ..extraction.engine import default_engine  # local: extraction imports nothing from metrics
 
     found = default_engine().lookup(key)
     if found is None or found[2] is None or found[2].level is not level:

@@ -1,0 +1,89 @@
+"""Old import paths of modules that moved into the pipeline's folders.
+
+``import cuelex.align`` (and ``from cuelex.align import Aligner``, ``mock.patch("cuelex.align.X")``,
+pickles that name ``cuelex.align``) keep working: a meta-path finder maps each old name to the
+module's new home and hands back the SAME module object, so monkeypatching and ``isinstance`` see
+one module under two names. The module keeps its real ``__spec__`` and ``__name__``. Modules that
+became packages of the same name (``cuelex.scoring``, ``cuelex.bench``, ...) forward their old
+names with a module-level ``__getattr__`` instead (see each package's ``__init__``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+from types import CodeType, ModuleType
+
+#: old dotted name -> new dotted name (the one table of moved modules)
+MOVED: dict[str, str] = {
+    "cuelex.sentences": "cuelex.extraction.sentences",
+    "cuelex.sections": "cuelex.extraction.sections",
+    "cuelex.vocab": "cuelex.concepts.vocab",
+    "cuelex.linking": "cuelex.concepts.linking",
+    "cuelex.normalize": "cuelex.concepts.normalize",
+    "cuelex.semantic": "cuelex.concepts.semantic",
+    "cuelex.dedup": "cuelex.concepts.dedup",
+    "cuelex.localmodel": "cuelex.concepts.localmodel",
+    "cuelex.align": "cuelex.scoring.align",
+    "cuelex.metrics": "cuelex.scoring.metrics",
+    "cuelex.bertscore": "cuelex.scoring.bertscore",
+    "cuelex.direct": "cuelex.runner.direct",
+    "cuelex.llm": "cuelex.runner.llm",
+    "cuelex.compounding": "cuelex.runner.compounding",
+    "cuelex.plots": "cuelex.report.plots",
+    "cuelex.display": "cuelex.report.display",
+}
+
+#: old modules that ran as ``python -m OLD ARGS``: the command line they stood for
+MAIN_COMMANDS: dict[str, str] = {
+    "cuelex.plots": "plots",
+    "cuelex.vocab": "vocab",
+}
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Loads an old name as the already imported module of its new name."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        module = importlib.import_module(self.target)
+        self._real_spec = module.__spec__
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        # the import system stamped the alias spec on the module; give it back its own
+        module.__spec__ = self._real_spec
+
+    def get_code(self, fullname: str) -> CodeType:
+        """``python -m cuelex.plots ...``: the command the old module's ``__main__`` ran."""
+        command = MAIN_COMMANDS.get(fullname)
+        if command is None:
+            raise ImportError(f"{fullname} cannot be run with python -m; use `cuelex --help`")
+        source = (
+            "import sys\nfrom cuelex.cli import main\n"
+            f"sys.exit(main([{command!r}, *sys.argv[1:]]))\n"
+        )
+        return compile(source, fullname, "exec")
+
+    def is_package(self, fullname: str) -> bool:
+        return False
+
+
+class _AliasFinder(importlib.abc.MetaPathFinder):
+    """Finds the old names in :data:`MOVED` (and nothing else)."""
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None):  # type: ignore[no-untyped-def]
+        new = MOVED.get(fullname)
+        if new is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _AliasLoader(new))
+
+
+def install() -> None:
+    """Put the finder on ``sys.meta_path`` once (idempotent)."""
+    if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
+        sys.meta_path.append(_AliasFinder())
