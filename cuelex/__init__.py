@@ -42,13 +42,13 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
-    from .scoring.align import AlignedTarget, Aligner
     from .api import assess, extract, get_engine, get_linker, to_frame
     from .component import CuelexComponent, load
     from .levels import CUE_LEVELS, PAPER_LEVELS, Level
     from .records import Assessment, Cue, CueTargetPair, Direction
     from .runner.jobs import run, score_run
     from .schema import ResourceError
+    from .scoring.align import AlignedTarget, Aligner
     from .scoring.scorer import CorpusScores, ScoredPair, ScoreReport, score, score_frame
 
 __all__ = [

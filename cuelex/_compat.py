@@ -36,11 +36,44 @@ MOVED: dict[str, str] = {
     "cuelex.display": "cuelex.report.display",
 }
 
-#: old modules that ran as ``python -m OLD ARGS``: the command line they stood for
-MAIN_COMMANDS: dict[str, str] = {
-    "cuelex.plots": "plots",
-    "cuelex.vocab": "vocab",
+#: names that left a module for the command line package: where they are looked up (the module,
+#: or the package that replaced a module) -> {name: the module that holds it now}
+MOVED_NAMES: dict[str, dict[str, str]] = {
+    "cuelex.scoring": dict.fromkeys(
+        ("add_score_subparser", "cmd_score", "_cmd_score", "_options_from_args", "_read_text",
+         "_write_pairs_table"), "cuelex.cli.score"),
+    "cuelex.concepts.vocab": dict.fromkeys(
+        ("add_vocab_subparser", "_cmd_build", "_cmd_table", "_split_list", "main"),
+        "cuelex.cli.vocab"),
+    "cuelex.runner": dict.fromkeys(
+        ("add_run_subparser", "cmd_run", "cmd_run_score", "copy_system", "_split"), "cuelex.cli.run"),
+    "cuelex.runner.direct": dict.fromkeys(
+        ("add_direct_subparser", "cmd_direct", "format_metrics"), "cuelex.cli.run"),
+    "cuelex.bench": dict.fromkeys(
+        ("add_bench_subparser", "_cmd_build", "_cmd_stats", "_cmd_export", "_cmd_agreement",
+         "_print_problems"), "cuelex.cli.bench"),
+    "cuelex.report": dict.fromkeys(("add_report_subparser", "cmd_report"), "cuelex.cli.report"),
+    "cuelex.report.plots": dict.fromkeys(
+        ("add_plots_subparser", "cmd_plots", "_prefixes", "main"), "cuelex.cli.plots"),
 }
+
+#: old modules that ran as ``python -m OLD ARGS``: the module whose ``main()`` stands in for them
+MAIN_COMMANDS: dict[str, str] = {
+    "cuelex.plots": "cuelex.cli.plots",
+    "cuelex.vocab": "cuelex.cli.vocab",
+}
+
+
+def moved_attr(module: str, name: str, default: str | None = None) -> object:
+    """``module.name`` for a name that moved: from :data:`MOVED_NAMES`, else from ``default`` (the
+    module a package replaced). The module-level ``__getattr__`` of the old places calls this."""
+    new = MOVED_NAMES.get(module, {}).get(name, default)
+    if new is not None and not name.startswith("__"):
+        try:
+            return getattr(importlib.import_module(new), name)
+        except AttributeError:
+            pass
+    raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -60,13 +93,10 @@ class _AliasLoader(importlib.abc.Loader):
 
     def get_code(self, fullname: str) -> CodeType:
         """``python -m cuelex.plots ...``: the command the old module's ``__main__`` ran."""
-        command = MAIN_COMMANDS.get(fullname)
-        if command is None:
+        cli_module = MAIN_COMMANDS.get(fullname)
+        if cli_module is None:
             raise ImportError(f"{fullname} cannot be run with python -m; use `cuelex --help`")
-        source = (
-            "import sys\nfrom cuelex.cli import main\n"
-            f"sys.exit(main([{command!r}, *sys.argv[1:]]))\n"
-        )
+        source = f"import sys\nfrom {cli_module} import main\nsys.exit(main())\n"
         return compile(source, fullname, "exec")
 
     def is_package(self, fullname: str) -> bool:

@@ -7,8 +7,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from .api import get_engine, get_linker
-from .corpus import check_text
 from .concepts.dedup import deduplicate
+from .corpus import check_text
 from .extensions import ASSESS_KEY, PAIRS_KEY, encode, register_extensions
 
 register_extensions()

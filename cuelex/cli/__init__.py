@@ -1,9 +1,14 @@
-"""Command line: ``cuelex demo``, ``cuelex extract FILE...`` and the subcommands other modules add."""
+"""Command line: ``cuelex`` and ``python -m cuelex``.
+
+The whole command line lives in this package, one module per command group: this module holds
+the entry point (:func:`main`, :func:`build_parser`) and the extraction commands (``demo``,
+``extract``, ``lexicon check``); :mod:`.vocab`, :mod:`.score`, :mod:`.bench` (with :mod:`.run`),
+:mod:`.report` and :mod:`.plots` add theirs. Library modules never parse arguments or print.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import itertools
 import json
 import logging
@@ -14,12 +19,14 @@ import tempfile
 import time
 from collections import Counter, deque
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..api import PAIR_COLUMNS, extract, get_engine, to_frame
+from ..bench.builder import demo, format_screening, format_stats
 from ..corpus import (
     Document,
     InputError,
@@ -30,9 +37,20 @@ from ..corpus import (
 )
 from ..levels import CUE_LEVELS
 from ..records import CueTargetPair
+from ..resources import load_lexicon_files
 from ..schema import ResourceError
+from . import bench as _bench
+from . import plots as _plots
+from . import report as _report
+from . import score as _score
+from . import vocab as _vocab
 
 log = logging.getLogger("cuelex")
+
+#: ``cuelex --help``'s description (docs/cli.md is generated from it)
+DESCRIPTION = (
+    "Command line: ``cuelex demo``, ``cuelex extract FILE...`` and the subcommands other modules add."
+)
 
 
 def demo_corpus_path() -> Path:
@@ -124,8 +142,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
     print(f"pairs written to {out}")
     if not args.no_benchmark:
-        from ..bench.builder import demo, format_screening, format_stats
-
         stats = demo(out.parent)
         print()
         print(f"benchmark built from the demo corpus ({out.parent / 'demo_benchmark.jsonl'}):")
@@ -259,8 +275,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
         if args.workers == 1:
             results: Iterator[list[CueTargetPair]] = map(_extract_one, docs)
         else:
-            from concurrent.futures import ProcessPoolExecutor
-
             pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_ignore_sigint)
             results = _in_parallel(pool, docs, args.workers)
         for found in results:
@@ -320,8 +334,6 @@ def _lexicon_check(
     Returns (entries, examples, failures); each failure names the file, the entry id, the example
     and what came out instead.
     """
-    from ..resources import load_lexicon_files
-
     paths = [Path(f) for f in files]
     for path in paths:
         if not path.is_file():
@@ -369,18 +381,18 @@ def cmd_lexicon_check(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
-# (module, function that adds its subcommands): each stage of the pipeline owns its CLI
-_SUBCOMMANDS: tuple[tuple[str, str], ...] = (
-    ("cuelex.vocab", "add_vocab_subparser"),
-    ("cuelex.scoring", "add_score_subparser"),
-    ("cuelex.bench", "add_bench_subparser"),
-    ("cuelex.report", "add_report_subparser"),
-    ("cuelex.plots", "add_plots_subparser"),
+# the functions that add each command group's subcommands, in --help order
+_SUBCOMMANDS: tuple[Any, ...] = (
+    _vocab.add_vocab_subparser,
+    _score.add_score_subparser,
+    _bench.add_bench_subparser,
+    _report.add_report_subparser,
+    _plots.add_plots_subparser,
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cuelex", description=__doc__)
+    parser = argparse.ArgumentParser(prog="cuelex", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"cuelex {__version__}")
     parser.add_argument(
         "-v", "--verbose", action="count", default=0, help="more log output (-vv: DEBUG)"
@@ -473,14 +485,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.set_defaults(func=cmd_lexicon_check)
 
-    for module, hook in _SUBCOMMANDS:
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue  # an optional stage that is not part of this installation
-        getattr(mod, hook)(sub)
+    for add_subparser in _SUBCOMMANDS:
+        add_subparser(sub)
     return parser
 
 

@@ -23,8 +23,8 @@ import re
 from collections.abc import Iterable
 
 from ..levels import Level
-from .normalize import normal_form
 from ..records import CueTargetPair
+from .normalize import normal_form
 
 __all__ = ["deduplicate", "exact_key", "level_coverage", "specificity"]
 

@@ -7,16 +7,10 @@ cuelex.extraction import ...``) still resolve, from :mod:`cuelex.extraction.engi
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .. import _compat
 
 
-def __getattr__(name: str) -> Any:
-    """An old ``cuelex.extraction.NAME``: the name of :mod:`.engine` (imported on first use)."""
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(".engine", __name__)
-    try:
-        return getattr(module, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+def __getattr__(name: str) -> object:
+    """An old ``cuelex.extraction.NAME``: the name of :mod:`.engine` (imported on first use), or of
+    the module it moved to (:data:`cuelex._compat.MOVED_NAMES`)."""
+    return _compat.moved_attr(__name__, name, default=f"{__name__}.engine")

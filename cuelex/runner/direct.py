@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from .. import _compat
 from ..levels import PAPER_LEVELS, Level
 
 log = logging.getLogger(__name__)
@@ -548,94 +549,6 @@ def _score_direct(jobs: Sequence[Any], index: Mapping[Any, Any], answers: Mappin
     return DirectResult(items_df, bundles_df, metrics, n_failed)
 
 
-# --------------------------------------------------------------------------- command line
-
-
-def format_metrics(metrics: pd.DataFrame) -> str:
-    """The metrics table as text: ULA, macro-F1, per-level F1, exact rank accuracy, Kendall's tau."""
-    cols = ["setting", "n", "n_invalid", "ula", "macro_f1", *[f"f1_{lv}" for lv in LABELS]]
-    rank_cols = ["n_bundles", "exact_rank_accuracy", "kendall_tau"]
-    show = metrics.reindex(columns=[*cols, *rank_cols]).copy()
-    for c in ("ula", "macro_f1", *[f"f1_{lv}" for lv in LABELS], "exact_rank_accuracy"):
-        show[c] = [("—" if pd.isna(v) else f"{100 * float(v):.1f}") for v in show[c]]
-    show["kendall_tau"] = [("—" if pd.isna(v) else f"{float(v):.3f}") for v in show["kendall_tau"]]
-    for c in ("n", "n_invalid", "n_bundles"):
-        show[c] = [("—" if pd.isna(v) else str(int(v))) for v in show[c]]
-    return show.rename(columns={"ula": "ULA", "macro_f1": "macro-F1", "kendall_tau": "tau",
-                                "exact_rank_accuracy": "exact-rank"}).to_string(index=False)  # fmt: skip
-
-
-def cmd_direct(args: Any) -> int:
-    """``cuelex bench direct BENCHMARK --cache FILE``: sample, ask, parse and score (RQ2)."""
-    import sys
-    from pathlib import Path
-
-    sizes = [int(s) for s in ",".join(args.sizes).split(",") if s.strip()] if args.sizes else [2, 3, 4, 5]
-    if args.per_level < 1:
-        raise ValueError(f"--per-level must be at least 1, got {args.per_level}")
-    if args.per_size < 0:
-        raise ValueError(f"--per-size must be 0 or more, got {args.per_size}")
-    items = sample_items(args.benchmark, per_level=args.per_level, seed=args.seed)
-    if not items:
-        raise ValueError(f"{args.benchmark}: no cue-target pair at UL1-UL5 to ask about")
-    bundles = make_bundles(items, sizes=sizes, per_size=args.per_size, seed=args.seed) if args.per_size else []
-    system: Callable[[str], str] | CuelexDirect
-    if args.system == "cuelex":
-        system = CuelexDirect()
-    else:
-        from .llm import OpenAIChat
-
-        if not args.base_url or not args.model:
-            raise ValueError("--system openai needs --base-url and --model")
-        system = OpenAIChat(model=args.model, base_url=args.base_url, api_key_env=args.api_key_env,
-                            timeout=args.timeout, max_tokens=args.max_tokens)  # fmt: skip
-    res = run_direct(items, system, cache=args.cache, bundles=bundles, name=args.name,
-                     max_workers=args.workers, retries=args.retries,
-                     progress=False if args.quiet else None)  # fmt: skip
-    for path, frame in ((args.output, res.metrics), (args.items_out, res.items)):
-        if path:
-            out = Path(path)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            frame.to_csv(out, index=False)
-            if not args.quiet:
-                print(f"written: {out}", file=sys.stderr)
-    print(format_metrics(res.metrics))
-    if res.n_failed:
-        print(f"failed calls (not scored): {res.n_failed}; rerun to retry them", file=sys.stderr)
-    return 1 if res.n_failed else 0
-
-
-def add_direct_subparser(subparsers: Any) -> Any:
-    """Register ``cuelex bench direct`` (RQ2: classify single signals, rank bundles)."""
-    p = subparsers.add_parser(
-        "direct",
-        help="direct assessment (RQ2): classify and rank uncertainty levels, resumable",
-        description=(
-            "Sample cue-target pairs per level (UL1-UL5) from BENCHMARK, ask the system to label "
-            "each one (N=1) and to label and rank bundles of N=2..5 signals with distinct levels "
-            "(the paper's Appendix C prompts), then report ULA, macro-F1, per-level F1, exact rank "
-            "accuracy and Kendall's tau per setting. --system cuelex answers with cuelex's own "
-            "rule-based classifier (offline baseline)."
-        ),
-    )
-    p.add_argument("benchmark", help="benchmark JSONL (id, text, pairs per line) or notes to extract")
-    p.add_argument("--cache", required=True, help="answer cache (JSONL, append-only; rerun to resume)")
-    p.add_argument("--system", choices=("cuelex", "openai"), default="cuelex",
-                   help="cuelex: the rule-based classifier (default); openai: a chat-completions endpoint")
-    p.add_argument("--base-url", help="endpoint base URL, e.g. http://localhost:8000/v1")
-    p.add_argument("--model", help="model name sent to the endpoint")
-    p.add_argument("--api-key-env", default=None, help="name of the environment variable holding the API key")
-    p.add_argument("--name", default=None, help="system name in the cache (default: cuelex or openai:MODEL)")
-    p.add_argument("--per-level", type=int, default=100, help="items sampled per level (default 100)")
-    p.add_argument("--sizes", action="append", help="bundle sizes, comma-separated (default 2,3,4,5)")
-    p.add_argument("--per-size", type=int, default=100, help="bundles per size (default 100; 0: none)")
-    p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
-    p.add_argument("--workers", type=int, default=4, help="concurrent calls (default 4)")
-    p.add_argument("--retries", type=int, default=3, help="retries per failing call (default 3)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per HTTP call (default 120)")
-    p.add_argument("--max-tokens", type=int, default=None)
-    p.add_argument("-o", "--output", help="CSV file for the metrics table")
-    p.add_argument("--items-out", help="CSV file for every item's gold and predicted level")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=cmd_direct)
-    return p
+def __getattr__(name: str) -> object:
+    """Names that moved to the command line package (old call sites only)."""
+    return _compat.moved_attr(__name__, name)

@@ -23,7 +23,6 @@ reported and ignored. Clinical text is never logged above DEBUG.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import logging
@@ -54,7 +53,6 @@ __all__ = [
     "RunCache",
     "RunResult",
     "RunScores",
-    "add_run_subparser",
     "as_documents",
     "load_prompt",
     "load_run",
@@ -572,10 +570,10 @@ def execute(
             fut.cancel()
         running = [f for f in pending if not f.cancelled()]
         if running:
-            print(
-                f"cuelex bench run: interrupted; saving {len(running)} call(s) already running "
+            log.warning(
+                "cuelex bench run: interrupted; saving %d call(s) already running "
                 "(interrupt again to abandon them)",
-                file=sys.stderr,
+                len(running),
             )
             for fut in running:
                 try:
@@ -980,114 +978,3 @@ def _save_figure(fig: Any, path: str | os.PathLike[str] | None) -> Any:
     out = Path(path)
     _finish(fig, None, out)
     return out
-
-
-# --------------------------------------------------------------------------- CLI
-
-
-def _split(values: Sequence[str] | None, default: Sequence[str]) -> list[str]:
-    if not values:
-        return list(default)
-    out: list[str] = []
-    for v in values:
-        out.extend(x.strip() for x in v.split(",") if x.strip())
-    return out
-
-
-def copy_system(prompt: str) -> str:
-    """A sanity baseline for the CLI: returns the prompt's text unchanged (URR = 1 by construction
-    only when the prompt is just the text; use with ``--prompt task/condition=FILE`` holding
-    ``{{input_text}}`` alone)."""
-    return prompt
-
-
-def cmd_run(args: argparse.Namespace) -> int:
-    prompts: dict[str, Path] = {}
-    for spec in args.prompt or ():
-        if "=" not in spec:
-            raise ValueError(f"--prompt takes TASK/CONDITION=FILE, got {spec!r}")
-        key, file = spec.split("=", 1)
-        prompts[key] = Path(file)
-    if args.system == "openai":
-        from .llm import OpenAIChat
-
-        if not args.base_url or not args.model:
-            raise ValueError("--system openai needs --base-url and --model")
-        system: Callable[[str], str] = OpenAIChat(
-            model=args.model, base_url=args.base_url, api_key_env=args.api_key_env,
-            timeout=args.timeout, max_tokens=args.max_tokens,
-        )
-    else:
-        system = copy_system
-    res = run(
-        args.benchmark, system, cache=args.cache, tasks=_split(args.tasks, TASKS),
-        conditions=_split(args.conditions, CONDITIONS), name=args.name, prompts=prompts or None,
-        iterations=args.iterations, max_workers=args.workers, retries=args.retries,
-        limit=args.limit, progress=False if args.quiet else None,
-    )
-    if not args.quiet:
-        print(res.summary())
-    return 1 if res.failed else 0
-
-
-def cmd_run_score(args: argparse.Namespace) -> int:
-    from ..corpus import refuse_overwrite
-
-    for out in (args.output, args.plot):
-        if out:
-            refuse_overwrite(out, [args.cache])
-    scores = score_run(
-        args.cache, n_boot=args.n_boot, seed=args.seed, bertscore=args.bertscore,
-        progress=False if args.quiet else None,
-    )
-    if args.output:
-        scores.to_csv(args.output)
-    if args.plot:
-        try:
-            out = scores.plot(args.plot)
-            if not args.quiet:
-                print(f"plot written to {out}", file=sys.stderr)
-        except ImportError as exc:
-            print(f"cuelex bench score: no plot: {exc}", file=sys.stderr)
-    if not args.quiet or not args.output:
-        print(scores.summary())
-    return 0
-
-
-def add_run_subparser(
-    subparsers: argparse._SubParsersAction,  # type: ignore[type-arg]
-    *,
-    run_name: str = "run",
-    score_name: str = "run-score",
-) -> None:
-    """Add the run and score commands (``cuelex bench run`` and ``cuelex bench score``)."""
-    p = subparsers.add_parser(run_name, help="run a system on a benchmark (RQ1 tasks), resumable")
-    p.add_argument("benchmark", help="benchmark JSONL (id, text, doc_type, pairs per line)")
-    p.add_argument("--system", choices=("openai", "copy"), default="openai",
-                   help="openai: an OpenAI-compatible chat-completions endpoint; copy: echo the prompt")
-    p.add_argument("--base-url", help="endpoint base URL, e.g. http://localhost:8000/v1")
-    p.add_argument("--model", help="model name sent to the endpoint")
-    p.add_argument("--api-key-env", default=None, help="name of the environment variable holding the API key")
-    p.add_argument("--name", default=None, help="system name in the cache (default: openai:MODEL)")
-    p.add_argument("--tasks", action="append", help="comma-separated (default: summarization,revision)")
-    p.add_argument("--conditions", action="append", help="comma-separated (default: baseline,guarded)")
-    p.add_argument("--prompt", action="append", help="TASK/CONDITION=FILE: your own template ({{input_text}})")
-    p.add_argument("--cache", required=True, help="run cache (JSONL, append-only; rerun to resume)")
-    p.add_argument("--iterations", type=int, default=1, help="rewrite each output again (compounding)")
-    p.add_argument("--workers", type=int, default=4, help="concurrent calls (default 4)")
-    p.add_argument("--retries", type=int, default=3, help="retries per failing call (default 3)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per HTTP call (default 120)")
-    p.add_argument("--max-tokens", type=int, default=None)
-    p.add_argument("--limit", type=int, default=None, help="first N documents only")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
-    p.set_defaults(func=cmd_run)
-
-    p = subparsers.add_parser(score_name, help="score a run cache: Table 2 (TRR URR CAR PCR OHR)")
-    p.add_argument("cache", help="run cache written by `cuelex bench run`")
-    p.add_argument("-o", "--output", help="CSV file for the table")
-    p.add_argument("--plot", help="PNG/PDF/SVG file for the bar chart (needs matplotlib)")
-    p.add_argument("--bertscore", action="store_true", help="add BERTScore F1 (needs cuelex[bertscore])")
-    p.add_argument("--n-boot", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("-q", "--quiet", action="store_true")
-    p.set_defaults(func=cmd_run_score)
