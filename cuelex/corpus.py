@@ -16,13 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .errors import CuelexError
+
 log = logging.getLogger(__name__)
 
 TEXT_SUFFIXES = (".txt",)
 TABLE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson", ".json")
 
 
-class InputError(ValueError):
+class InputError(CuelexError, ValueError):
     """An input file cannot be read as documents at all (missing, unknown format, unknown column)."""
 
 

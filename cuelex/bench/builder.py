@@ -52,16 +52,22 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from .. import __version__
+from ..concepts.linking import Linker
 from ..corpus import (
     Document,
     InputError,
     Problem,
+    _Lines,
     neutralize_cell,
     read_documents,
 )
+from ..errors import CuelexError
 from ..extraction.sections import DOC_TYPES, PROFILES, get_sectionizer
-from ..levels import CUE_LEVELS, PAPER_LEVELS, Level
+from ..levels import CUE_LEVELS, LEVEL_ORDER, PAPER_LEVELS, Level
+from ..pipeline import get_engine, get_linker, run_pipeline
 from ..records import CueTargetPair
+from ..resources import default_lexicon_dir, default_rules_dir
 
 __all__ = [
     "FORMATS",
@@ -108,12 +114,10 @@ log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 #: Input formats understood by :func:`build` ("auto" detects one per input).
 FORMATS: tuple[str, ...] = ("auto", "mimic-discharge", "mimic-radiology", "tcga", "generic")
-#: Level order used for a document's ``levels`` and for statistics.
-LEVEL_ORDER: tuple[Level, ...] = tuple(Level)
 _WORK_FORMAT = 1  # layout version of the work directory (manifest + chunk files)
 
 
-class BenchError(ValueError):
+class BenchError(CuelexError, ValueError):
     """A benchmark cannot be built, read or validated; the message says what and where."""
 
 
@@ -412,14 +416,10 @@ class _Pipeline:
     """Extraction + linking + deduplication, as ``cuelex.extract(text, link=True, deduplicate=True)``."""
 
     def __init__(self, options: BuildOptions, *, own_linker: bool = False):
-        from ..api import get_engine, get_linker
-
         self.engine = get_engine()
         self.linker = None
         if options.link:
             if own_linker:  # a forked worker opens its own QuickUMLS handles
-                from ..concepts.linking import Linker
-
                 self.linker = Linker(options.vocabulary)
             else:
                 self.linker = get_linker(options.vocabulary)
@@ -430,12 +430,9 @@ class _Pipeline:
         return self
 
     def pairs(self, text: str, doc_id: str) -> list[CueTargetPair]:
-        from ..concepts.dedup import deduplicate
-
-        pairs = self.engine.extract(text, doc_id=doc_id)
-        if self.linker is not None and pairs:
-            pairs = self.linker.link(text, pairs)
-        return deduplicate(pairs)
+        return run_pipeline(
+            text, engine=self.engine, linker=self.linker, deduplicate=True, doc_id=doc_id
+        )
 
 
 _PIPELINES: dict[BuildOptions, _Pipeline] = {}
@@ -958,8 +955,6 @@ def iter_load(path: str | Path) -> Iterator[BenchDocument]:
     p = Path(path)
     if not p.is_file():
         raise BenchError(f"{p}: benchmark file not found")
-    from ..corpus import _Lines
-
     seen: dict[str, int] = {}
     try:
         # strict UTF-8: invalid bytes and a truncated .gz are named by file and byte offset
@@ -1319,8 +1314,6 @@ class _WorkDir:
 
 
 def _resources_digest() -> str:
-    from ..resources import default_lexicon_dir, default_rules_dir
-
     h = hashlib.sha256()
     for d in (default_lexicon_dir(), default_rules_dir()):
         for p in sorted(d.glob("*.yaml")):
@@ -1413,8 +1406,6 @@ def build(
         )
         for p in paths
     ]
-    from .. import __version__
-
     config = {
         "cuelex": __version__,
         "resources": _resources_digest(),
@@ -1660,8 +1651,6 @@ def build_dask(
         vocabulary=None if vocabulary is None else str(vocabulary),
     )
     if options.link:  # build the open index once here rather than in every worker at the same time
-        from ..api import get_linker
-
         _ = get_linker(options.vocabulary).index_path
     parts = frame.map_partitions(bench_partition, spec, options, source, meta=partition_meta())
     gathered = parts.compute()

@@ -35,6 +35,7 @@ from ..corpus import (
     refuse_overwrite,
     safe_csv_frame,
 )
+from ..errors import CuelexError
 from ..levels import CUE_LEVELS
 from ..records import CueTargetPair
 from ..resources import load_lexicon_files
@@ -153,7 +154,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 STDIN = "-"
 
 
-class Interrupted(Exception):
+class Interrupted(CuelexError):
     """Ctrl-C during a command, after its finished work was saved (the message says where)."""
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import CuelexError
 from ..records import CueTargetPair, Direction
 from .vocab import IndexData, load_index, read_stopwords, resolve_vocabulary
 
@@ -87,7 +88,7 @@ _CONJ = ["and", "or", "nor", "but", "either", "neither"]
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9+]*(?:['\u2019-][A-Za-z0-9+]+)*")
 
 
-class LinkingError(ValueError):
+class LinkingError(CuelexError, ValueError):
     """A pair does not fit the text it is linked against (offsets or strings disagree)."""
 
 

@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .vocab import read_term_table
+from .vocab import (
+    DATA_DIR,
+    VocabularyError,
+    cache_dir,
+    read_hpo_table,
+    read_lay_terms,
+    read_term_table,
+    slug,
+)
 
 if TYPE_CHECKING:
     from .linking import Linker
@@ -253,8 +261,6 @@ _LAY_ORDERED = frozenset({"in", "on", "around", "near", "inside", "within", "fro
 @lru_cache(maxsize=1)
 def word_variants() -> dict[str, str]:
     """Shorthand → word ("fx" → "fracture"), from ``cuelex/data/word_variants.tsv``."""
-    from .vocab import DATA_DIR, VocabularyError
-
     path = DATA_DIR / "word_variants.tsv"
     out: dict[str, str] = {}
     header = False
@@ -339,8 +345,6 @@ def concept_index() -> ConceptIndex:
     import hashlib
     import pickle
 
-    from .vocab import DATA_DIR, cache_dir
-
     files = ["vocab_terms.tsv", "hpo_terms.tsv", "lay_terms.tsv", "word_variants.tsv"]
     h = hashlib.sha256(b"concept-index-4")
     for name in files:
@@ -370,8 +374,6 @@ def concept_index() -> ConceptIndex:
 
 
 def _build_concept_index() -> ConceptIndex:
-    from .vocab import VocabularyError, read_hpo_table, read_lay_terms
-
     _abbrev, _names, by_form_vocab = _open_tables()
     vocab_ids = set(by_form_vocab.values())
     raw = {r.term.lower(): r.concept_id for r in read_term_table() if r.term_type != "AB"}
@@ -413,8 +415,6 @@ def _build_concept_index() -> ConceptIndex:
             if r.term_type == "layperson":
                 add(by_lay, _lay_term_key(r.term), LayEntry(canon, "hpo", "same"))
             add(by_form, normal_form(r.term), LayEntry(canon, "hpo", "same"))
-    from .vocab import slug
-
     for t in read_lay_terms():
         cid = concept_id(t.concept)
         if cid is None:

@@ -18,7 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..errors import CuelexError
 from .localmodel import local_model_path
+from .words import FUNCTION_WORDS as _FUNCTION
 
 __all__ = ["INSTALL_HINT", "MAX_WORDS", "SemanticMatcher", "SemanticUnavailable"]
 
@@ -34,7 +36,7 @@ _DETERMINERS = frozenset(
 _LOCK = threading.Lock()
 
 
-class SemanticUnavailable(ImportError):
+class SemanticUnavailable(CuelexError, ImportError):
     """The semantic tier cannot run: a package or the local model is missing (the message says)."""
 
 
@@ -103,8 +105,6 @@ class SemanticMatcher:
 
     def find(self, target: str, idx: Any, threshold: float) -> list[tuple[int, int, float]]:
         """(start, end, similarity × 100) of every output phrase at or above ``threshold``."""
-        from ..scoring.align import _FUNCTION  # local import: align imports this module lazily
-
         if idx._embeddings is None:
             wins = [
                 w

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import _compat
+from ..errors import CuelexError
 
 __all__ = [
     "DEFAULT_UMLS_SEMANTIC_TYPES",
@@ -122,7 +123,7 @@ _ACRONYM_RE = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z0-9][A-Za-z0-9/+-]{0,9
 _RRF_SUPPRESSIBLE = {"O", "E", "Y"}  # MRCONSO SUPPRESS values other than "N"
 
 
-class VocabularyError(ValueError):
+class VocabularyError(CuelexError, ValueError):
     """A vocabulary file or index is missing, malformed or inconsistent; the message says where."""
 
 

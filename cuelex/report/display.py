@@ -21,7 +21,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .html import LEVEL_COLORS
+from ..component import load
+from ..extensions import PAIRS_KEY
+from .style import LEVEL_COLORS
 
 __all__ = ["COLORS", "render", "to_manual"]
 
@@ -34,8 +36,6 @@ COLORS: dict[str, str] = {
 
 @lru_cache(maxsize=1)
 def _nlp() -> Any:
-    from ..component import load
-
     return load()
 
 
@@ -53,8 +53,6 @@ def _doc(doc_or_text: Any) -> Any:
 
 def _spans(doc: Any) -> list[dict[str, Any]]:
     """Cue and target spans of every pair (deduplicated), with token and character offsets."""
-    from ..extensions import PAIRS_KEY
-
     if PAIRS_KEY not in doc.user_data:
         raise ValueError(
             "the Doc was not processed by the cuelex component (no Doc._.cue_pairs): "

@@ -37,6 +37,19 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..levels import LEVEL_ORDER
+from . import plots as P
+from .style import (
+    CI_SUFFIXES,
+    FATE_LABELS,
+    FATES,
+    LEVEL_COLORS,
+    LEVEL_DARK,
+    LEVEL_NAMES,
+    RATES,
+    RUN_KEYS,
+)
+
 __all__ = [
     "FATE_LABELS",
     "LEVEL_COLORS",
@@ -48,56 +61,6 @@ __all__ = [
     "write_report",
 ]
 
-#: Background colour of each level's cues (colour-blind-friendly, light enough for black text).
-LEVEL_COLORS: dict[str, str] = {
-    "ASSERTED": "#d9d9d9",
-    "UL1": "#7fb3e6",
-    "HEDGED_ABSENT": "#a6d8d0",
-    "UL2": "#b9e28c",
-    "UL3": "#ffd966",
-    "UL4": "#f4a582",
-    "UL5": "#d4a6e8",
-}
-#: Darker shade of each level (underlines of targets, plot edges).
-LEVEL_DARK: dict[str, str] = {
-    "ASSERTED": "#555555",
-    "UL1": "#1f5f9e",
-    "HEDGED_ABSENT": "#1b7a6c",
-    "UL2": "#4d7f17",
-    "UL3": "#a67c00",
-    "UL4": "#b2451a",
-    "UL5": "#7b3294",
-}
-LEVEL_NAMES: dict[str, str] = {
-    "ASSERTED": "asserted present",
-    "UL1": "certain absent",
-    "HEDGED_ABSENT": "hedged absent",
-    "UL2": "probable present",
-    "UL3": "possible present",
-    "UL4": "indeterminate",
-    "UL5": "non-asserted evaluation target",
-}
-FATES: tuple[str, ...] = (
-    "preserved",
-    "certainty_asserted",
-    "partial_certainty",
-    "over_hedged",
-    "dropped",
-)
-#: Fate -> (mark shown after the source target, label, colour).
-FATE_LABELS: dict[str, tuple[str, str, str]] = {
-    "preserved": ("\u2713", "preserved (URR)", "#1a7f37"),
-    "certainty_asserted": ("!", "certainty asserted (CAR)", "#cf222e"),
-    "partial_certainty": ("\u2191", "partial certainty (PCR)", "#bc4c00"),
-    "over_hedged": ("\u2193", "over-hedged (OHR)", "#8250df"),
-    "dropped": ("\u2717", "dropped (not in output)", "#57606a"),
-}
-RATES: tuple[str, ...] = ("TRR", "URR", "CAR", "PCR", "OHR")
-#: Confidence bounds of a metric in a wide table are ``<metric>_ci_low`` / ``<metric>_ci_high`` —
-#: the one naming of cuelex.metrics (``ci_low``/``ci_high``), the runner, ``cuelex bench score``,
-#: the plots and this report.
-CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
-RUN_KEYS: tuple[str, ...] = ("system", "task", "condition")
 
 _CSS = """
 :root{--fg:#1f2328;--muted:#57606a;--line:#d0d7de;--bg:#fff}
@@ -318,7 +281,7 @@ def _confusion_table(confusion: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def _confusion_from_pairs(pairs: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
-    order = ["ASSERTED", "UL1", "HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5"]
+    order = [lv.value for lv in LEVEL_ORDER]
     cols = [*order, "DROPPED"]
     counts: Counter[tuple[str, str]] = Counter()
     for p in pairs:
@@ -863,8 +826,6 @@ def render(path: str | Path, *, plots: bool = True) -> str:
         return render_corpus(data)
     figs: dict[str, str] | None = None
     if plots:
-        from . import plots as P
-
         try:
             figs = {"metrics by system, task and condition": P.metric_bars(data, fmt="svg")}
         except ImportError:  # matplotlib not installed: the table alone

@@ -31,7 +31,10 @@ if TYPE_CHECKING:  # matplotlib is imported when a plot is drawn (optional depen
     from matplotlib.figure import Figure
 
 from .. import _compat
-from .html import CI_SUFFIXES, LEVEL_COLORS, LEVEL_DARK, RATES
+from ..levels import LEVEL_ORDER as _LEVELS
+from ..levels import Level
+from ..scoring.metrics import confusion_matrix
+from .style import CI_SUFFIXES, LEVEL_COLORS, LEVEL_DARK, METRIC_COLORS, RATES
 
 __all__ = [
     "LEVEL_ORDER",
@@ -42,14 +45,8 @@ __all__ = [
     "plots_for",
 ]
 
-LEVEL_ORDER: tuple[str, ...] = ("ASSERTED", "UL1", "HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5")
-_METRIC_COLORS = {
-    "TRR": "#4c72b0",
-    "URR": "#55a868",
-    "CAR": "#c44e52",
-    "PCR": "#dd8452",
-    "OHR": "#8172b3",
-}
+#: Level values in report order (:data:`cuelex.levels.LEVEL_ORDER`).
+LEVEL_ORDER: tuple[str, ...] = tuple(lv.value for lv in _LEVELS)
 _FORMATS = ("svg", "png", "figure")
 
 
@@ -93,6 +90,16 @@ def _finish(fig: Figure, fmt: str | None, path: str | Path | None) -> Any:
     _save(fig, buf, fmt)
     data = buf.getvalue()
     return data.decode("utf-8") if fmt == "svg" else data
+
+
+def save_figure(fig: Figure, path: str | Path | None) -> Any:
+    """Write a figure drawn here to ``path`` (.svg, .png or .pdf) and return the path; without a
+    path, return the figure (the runner's and compounding's plots end here)."""
+    if path is None:
+        return fig
+    out = Path(path)
+    _finish(fig, None, out)
+    return out
 
 
 def _metadata(fmt: str) -> dict[str, Any]:
@@ -208,8 +215,6 @@ def _confusion_frame(confusion: Any) -> pd.DataFrame:
         return pd.DataFrame.from_dict(dict(confusion), orient="index")
     if isinstance(confusion, pd.DataFrame):
         if {"source_level", "output_level"} <= set(confusion.columns):  # a pairs table
-            from ..scoring.metrics import confusion_matrix
-
             return confusion_matrix(confusion)
         return confusion
     raise TypeError(
@@ -305,14 +310,14 @@ def iteration_lines(
             y = pd.to_numeric(sub[metric], errors="coerce").to_numpy() * 100
             label = metric if g is None else f"{metric} · {g}"
             ax.plot(x, y, styles[gi % len(styles)], marker="o", markersize=4,
-                    color=_METRIC_COLORS.get(metric, None), label=label)  # fmt: skip
+                    color=METRIC_COLORS.get(metric, None), label=label)  # fmt: skip
             lo, hi = (f"{metric}{s}" for s in CI_SUFFIXES)
             if lo in sub.columns and hi in sub.columns:
                 ax.fill_between(
                     x,
                     pd.to_numeric(sub[lo], errors="coerce").to_numpy() * 100,
                     pd.to_numeric(sub[hi], errors="coerce").to_numpy() * 100,
-                    color=_METRIC_COLORS.get(metric, "#888888"),
+                    color=METRIC_COLORS.get(metric, "#888888"),
                     alpha=0.15,
                     linewidth=0,
                 )
@@ -348,8 +353,6 @@ def level_distribution(
     ``level`` column (``cuelex.to_frame``, ``out/demo_pairs.csv``) or ``source_level`` column
     (scored pairs); ``column`` names another column.
     """
-    from ..levels import Level
-
     if isinstance(levels, pd.DataFrame):
         col = column or next((c for c in ("level", "source_level") if c in levels.columns), None)
         if col is None or col not in levels.columns:

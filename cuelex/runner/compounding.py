@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..report.plots import iteration_lines, save_figure
 from .jobs import TABLE2_METRICS, run, score_run
 
 __all__ = ["compound", "compounding_table", "plot_compounding"]
@@ -86,9 +87,6 @@ def plot_compounding(
 
     Saved to ``path`` and the path returned, else the Figure. Needs matplotlib.
     """
-    from ..report.plots import iteration_lines
-    from .jobs import _save_figure
-
     for m in metrics:
         if m not in TABLE2_METRICS:
             raise ValueError(f"unknown metric {m!r}; choose from {TABLE2_METRICS}")
@@ -97,4 +95,4 @@ def plot_compounding(
     if keys:
         frame = frame.assign(run=frame[keys].astype(str).agg(" / ".join, axis=1))
     fig = iteration_lines(frame, metrics=metrics, by="run" if keys else None, fmt="figure")
-    return _save_figure(fig, path)
+    return save_figure(fig, path)

@@ -32,8 +32,10 @@ from typing import Any
 
 import pandas as pd
 
-from .. import _compat
+from .. import _compat, api
+from ..api import assess
 from ..levels import PAPER_LEVELS, Level
+from .jobs import Job, RunCache, as_documents, execute, load_prompt, render, system_name
 
 log = logging.getLogger(__name__)
 
@@ -100,9 +102,6 @@ class Bundle:
 
 
 def _benchmark_pairs(benchmark: Any) -> list[Any]:
-    from .. import api
-    from .jobs import as_documents
-
     pairs = []
     for d in as_documents(benchmark):
         ps = d.pairs if d.pairs is not None else api.extract(d.text, doc_id=d.id, deduplicate=True)
@@ -176,16 +175,12 @@ def make_bundles(
 
 
 def single_prompt(item: DirectItem, template: str | None = None) -> str:
-    from .jobs import load_prompt, render
-
     tpl = template if template is not None else load_prompt("direct", "single").template
     return render(tpl, target_id=item.item_id, target_text=item.target_text,
                   input_text=f"Snippet: {item.snippet}")
 
 
 def multi_prompt(bundle: Bundle, template: str | None = None) -> str:
-    from .jobs import load_prompt, render
-
     tpl = template if template is not None else load_prompt("direct", "multi").template
     blocks = [
         f"{sid}\nTarget: {it.target_text}\nSnippet: {it.snippet}"
@@ -398,8 +393,6 @@ class CuelexDirect:
         self.engine_options = engine_options
 
     def level(self, item: DirectItem) -> tuple[str, str]:
-        from ..api import assess
-
         a = assess(item.snippet, [(item.target_start, item.target_end)], **self.engine_options)[0]
         return a.level.value, a.cue.text if a.cue is not None else ""
 
@@ -460,8 +453,6 @@ def run_direct(
     rerun calls only what is missing. Failed calls (after retries) are left out of the metrics and
     counted in ``n_failed``; invalid answers count as wrong.
     """
-    from .jobs import Job, RunCache, execute, load_prompt, system_name
-
     sysname = system_name(system, name)
     single_tpl = single_template if single_template is not None else load_prompt("direct", "single").template
     multi_tpl = multi_template if multi_template is not None else load_prompt("direct", "multi").template

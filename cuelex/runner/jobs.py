@@ -40,7 +40,13 @@ from typing import Any
 
 import pandas as pd
 
+from .. import api
+from ..bench import builder as bench
+from ..corpus import _Lines, safe_csv_frame
 from ..records import CueTargetPair
+from ..report.plots import metric_bars, save_figure
+from ..scoring.metrics import RATES
+from ..scoring.scorer import score_frame
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +73,8 @@ CACHE_SCHEMA = "cuelex-run/1"
 #: The paper's two RQ1 tasks and two prompt conditions (Appendix B).
 TASKS: tuple[str, ...] = ("summarization", "revision")
 CONDITIONS: tuple[str, ...] = ("baseline", "guarded")
-#: The rates of the paper's Table 2.
-TABLE2_METRICS: tuple[str, ...] = ("TRR", "URR", "CAR", "PCR", "OHR")
+#: The rates of the paper's Table 2 (:data:`cuelex.scoring.metrics.RATES`).
+TABLE2_METRICS: tuple[str, ...] = RATES
 _KEY_FIELDS = ("doc_id", "task", "condition", "system", "iteration", "prompt_sha")
 _RUN_FIELDS = ("doc_id", "task", "condition", "system", "iteration")
 
@@ -261,8 +267,6 @@ def _load_benchmark_file(path: Path) -> Any:
     else a plain JSONL of ``{"id", "text", "doc_type"?, "pairs"?}`` lines."""
     if not path.exists():
         raise FileNotFoundError(f"benchmark file {path} does not exist")
-    from ..corpus import _Lines
-
     records = []
     # strict UTF-8: a byte that is not valid is named by file and byte offset (InputError)
     for n, line in enumerate(_Lines(path, path.name.endswith(".gz"), "utf-8"), 1):
@@ -275,8 +279,6 @@ def _load_benchmark_file(path: Path) -> Any:
         if not isinstance(rec, dict):
             raise ValueError(f"{path}:{n}: expected one JSON object per line, got {type(rec).__name__}")
         if "schema_version" in rec:
-            from ..bench import builder as bench  # a cuelex benchmark: validated by its own loader
-
             return bench.load(path)
         records.append(rec)
     return records
@@ -791,8 +793,6 @@ class RunScores:
     def to_csv(self, path: str | os.PathLike[str]) -> Path:
         out = Path(path)
         out.parent.mkdir(parents=True, exist_ok=True)
-        from ..corpus import safe_csv_frame
-
         safe_csv_frame(self.table).to_csv(out, index=False)
         return out
 
@@ -837,9 +837,6 @@ def score_run(
     with cluster-bootstrap CIs over documents. ``bertscore=True`` adds the mean BERTScore F1 of each
     group (needs ``cuelex[bertscore]``). Other options go to :func:`cuelex.score_frame`.
     """
-    from .. import api
-    from ..scoring.scorer import score_frame
-
     rc = load_run(run_or_cache)
     mixed = rc.benchmarks()
     if len(mixed) > 1:
@@ -959,22 +956,9 @@ def plot_table(
     Saved to ``path`` (.png, .svg or .pdf) and the path returned; without a path the matplotlib
     Figure is returned. Needs matplotlib (``pip install "cuelex[plots]"``).
     """
-    from ..report.plots import metric_bars
-
     frame = table  # <metric>_ci_low/_ci_high: the names the plots read
     for col in ("system", "task", "condition"):
         if col not in group_cols and col in frame.columns:
             frame = frame.drop(columns=col)
     fig = metric_bars(frame, metrics=metrics, fmt="figure", title="Uncertainty preservation (Table 2)")
-    return _save_figure(fig, path)
-
-
-def _save_figure(fig: Any, path: str | os.PathLike[str] | None) -> Any:
-    """Write a figure drawn by cuelex.plots to ``path`` and return the path, or return the figure."""
-    if path is None:
-        return fig
-    from ..report.plots import _finish
-
-    out = Path(path)
-    _finish(fig, None, out)
-    return out
+    return save_figure(fig, path)

@@ -38,6 +38,8 @@ import urllib.request
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import CuelexError
+
 log = logging.getLogger(__name__)
 
 __all__ = ["LLMError", "OpenAIChat"]
@@ -45,7 +47,7 @@ __all__ = ["LLMError", "OpenAIChat"]
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
 
-class LLMError(RuntimeError):
+class LLMError(CuelexError, RuntimeError):
     """A failed call: ``status`` is the HTTP status (None for network errors and timeouts)."""
 
     def __init__(self, message: str, *, status: int | None = None, retryable: bool = True,

@@ -69,6 +69,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz, process
 
 from ..concepts import normalize as _normalize
+from ..concepts.semantic import SemanticMatcher
+from ..concepts.vocab import read_term_table
+from ..concepts.words import FUNCTION_WORDS as _FUNCTION
+from ..pipeline import get_engine
 from ..records import CueTargetPair
 
 log = logging.getLogger(__name__)
@@ -135,25 +139,6 @@ _WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)*", regex.V1)
 _GAP_OK = regex.compile(r"[\s\-\u2010-\u2015\u2212/'’]*", regex.V1)
 _DIGITS = regex.compile(r"\d+")
 _ARTICLES = frozenset({"a", "an", "the"})
-_FUNCTION = frozenset(
-    {
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "with",
-        "within",
-        "from",
-        "by",
-        "into",
-        "and",
-        "a",
-        "an",
-        "the",
-    }
-)
 _MODIFIERS = frozenset(
     """
     small tiny large big huge massive moderate mild severe minimal minor trace slight subtle
@@ -564,8 +549,6 @@ def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
 @lru_cache(maxsize=1)
 def _vocab_heads() -> frozenset[str]:
     """Last normalised word of every vocabulary term: only phrases ending in one are looked up."""
-    from ..concepts.vocab import read_term_table
-
     heads = set()
     for r in read_term_table():
         words = normal_words(r.term)
@@ -659,8 +642,6 @@ class Aligner:
         self.concepts = concepts
         self._semantic = None
         if "semantic" in self.tiers:
-            from ..concepts.semantic import SemanticMatcher
-
             self._semantic = SemanticMatcher(semantic_model)
 
     def config(self) -> dict[str, Any]:
@@ -679,8 +660,6 @@ class Aligner:
         if not isinstance(output, str):
             raise TypeError(f"output must be a str, not {type(output).__name__}")
         if sentences is None:
-            from ..api import get_engine
-
             sentences = get_engine().sentences(output)
         return OutputIndex.build(output, sentences)
 

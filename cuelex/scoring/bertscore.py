@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..concepts.localmodel import local_model_path
+from ..errors import CuelexError
 
 __all__ = [
     "INSTALL_HINT",
@@ -42,7 +43,7 @@ ENV_MODEL = "CUELEX_BERTSCORE_MODEL"
 _LOCK = threading.Lock()
 
 
-class BertScoreUnavailable(ImportError):
+class BertScoreUnavailable(CuelexError, ImportError):
     """BERTScore cannot run: a package or the local model is missing (the message says which)."""
 
 

@@ -54,7 +54,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..levels import CUE_LEVELS, Level
+from ..extraction.engine import default_engine
+from ..levels import LEVEL_ORDER, Level
 
 __all__ = [
     "CONFUSION_COLUMNS",
@@ -97,7 +98,6 @@ METRICS: tuple[str, ...] = (
     "calibrated_shift",
     "abs_calibrated_shift",
 )
-LEVEL_ORDER: tuple[Level, ...] = (Level.ASSERTED, *CUE_LEVELS)
 #: Columns of the confusion matrix: output levels by commitment, then DROPPED.
 CONFUSION_COLUMNS: tuple[str, ...] = (*tuple(lv.value for lv in LEVEL_ORDER), "DROPPED")
 
@@ -198,8 +198,6 @@ def cue_probability(
 @lru_cache(maxsize=4096)
 def _lexicon_strength(key: str, level: Level) -> float | None:
     """Strength of the shipped lexicon entry whose pattern matches all of ``key`` at ``level``."""
-    from ..extraction.engine import default_engine  # local: extraction imports nothing from metrics
-
     found = default_engine().lookup(key)
     if found is None or found[2] is None or found[2].level is not level:
         return None

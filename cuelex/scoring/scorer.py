@@ -31,10 +31,14 @@ import pandas as pd
 import regex
 from pydantic import BaseModel, ConfigDict
 
+from ..corpus import InputError, _suffixes, check_text, lone_surrogate, read_documents
 from ..levels import Level
+from ..pipeline import get_engine, get_linker, run_pipeline
 from ..records import Cue, CueTargetPair
 from . import metrics as M
 from .align import AlignedTarget, Aligner, OutputIndex
+from .bertscore import bertscore as _bertscore
+from .bertscore import resolve_model_path
 
 log = logging.getLogger(__name__)
 
@@ -414,14 +418,9 @@ class _Scorer:
         self, source: str, doc_id: str | None, source_pairs: Sequence[CueTargetPair] | None
     ) -> list[CueTargetPair]:
         if source_pairs is None:
-            pairs = self.engine.extract(source, doc_id=doc_id)
-            if self.linker is not None:
-                pairs = self.linker.link(source, pairs)
-            if self.dedup:
-                from ..concepts.dedup import deduplicate
-
-                pairs = deduplicate(pairs)
-            return list(pairs)
+            return run_pipeline(
+                source, engine=self.engine, linker=self.linker, deduplicate=self.dedup, doc_id=doc_id
+            )
         out = []
         for i, p in enumerate(source_pairs):
             if not isinstance(p, CueTargetPair):
@@ -629,16 +628,12 @@ def _make_scorer(
     if choice not in CHOICES:
         raise ValueError(f"choice must be one of {CHOICES}, got {choice!r}")
     if linker is True:
-        from ..api import get_linker
-
         linker = get_linker()
     elif linker is not None and not (hasattr(linker, "link") and hasattr(linker, "candidates")):
         raise TypeError(
             f"linker must be a cuelex.linking.Linker or True, got {type(linker).__name__}"
         )
     if engine is None:
-        from ..api import get_engine
-
         engine = get_engine(lexicons, rules_dir, extra_lexicons)
     if aligner is None:
         kw: dict[str, Any] = {"concepts": linker if linker is not None else concepts}
@@ -656,15 +651,11 @@ def _make_scorer(
 
 def _check_text(name: str, value: Any) -> str:
     """The text itself, or a clear error: not a str, or not valid Unicode (``corpus.check_text``)."""
-    from ..corpus import check_text
-
     return check_text(value, name)
 
 
 def _bad_text(value: Any) -> str | None:
     """Why a score_frame cell cannot be scored (not text, lone surrogate), or None."""
-    from ..corpus import lone_surrogate
-
     if not isinstance(value, str):
         return f"{_what(value)}, not text"
     pos = lone_surrogate(value)
@@ -721,8 +712,6 @@ def score(
     metrics = M.summarize(frame, n_boot=n_boot, seed=seed, ci=ci)
     bert = None
     if bertscore:
-        from .bertscore import bertscore as _bertscore
-
         bert = _bertscore([output], [source], model_path=bertscore_model)[0]
     config = {**scorer.config(), "n_boot": n_boot, "seed": seed, "ci": ci}
     return ScoreReport(
@@ -984,9 +973,6 @@ def score_frame(
         "seconds": round(seconds, 3),
     }
     if bertscore and bert_inputs:
-        from .bertscore import bertscore as _bertscore
-        from .bertscore import resolve_model_path
-
         res = _bertscore(
             [o for _, o, _ in bert_inputs],
             [s for _, _, s in bert_inputs],
@@ -1072,8 +1058,6 @@ def read_table(
     The readers of :func:`cuelex.corpus.read_documents`: strict decoding (``encoding``), a bad
     line named by file and line number, skipped and added to ``problems`` with ``skip_bad_rows``.
     """
-    from ..corpus import InputError, _suffixes, read_documents
-
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such file")
