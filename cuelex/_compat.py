@@ -14,6 +14,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import sys
+from collections.abc import Callable
 from types import CodeType, ModuleType
 
 #: old dotted name -> new dotted name (the one table of moved modules)
@@ -74,6 +75,16 @@ def moved_attr(module: str, name: str, default: str | None = None) -> object:
         except AttributeError:
             pass
     raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+
+def package_getattr(package: str, default_module: str) -> Callable[[str], object]:
+    """The module-level ``__getattr__`` of a package that replaced the module ``package``: its old
+    names come from ``package.default_module`` (or from :data:`MOVED_NAMES`), imported on first use."""
+
+    def __getattr__(name: str) -> object:
+        return moved_attr(package, name, default=f"{package}.{default_module}")
+
+    return __getattr__
 
 
 class _AliasLoader(importlib.abc.Loader):

@@ -13,6 +13,7 @@ import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -23,6 +24,11 @@ log = logging.getLogger(__name__)
 TEXT_SUFFIXES = (".txt",)
 TABLE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson", ".json")
 
+
+
+def demo_corpus_path() -> Path:
+    """The embedded demo corpus: 207 ACI-BENCH clinical notes (CC BY 4.0, see ACI_BENCH_README.md)."""
+    return Path(str(importlib_resources.files("cuelex.data").joinpath("aci_bench_notes.jsonl")))
 
 class InputError(CuelexError, ValueError):
     """An input file cannot be read as documents at all (missing, unknown format, unknown column)."""

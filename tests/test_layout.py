@@ -104,7 +104,7 @@ def test_no_function_level_import_of_a_cuelex_module_except_the_listed_ones():
 
 def test_the_pipeline_is_composed_once():
     users = sorted(m for m, (e, _) in GRAPH.items() if "cuelex.pipeline" in e)
-    assert {"cuelex.api", "cuelex.component", "cuelex.bench.builder", "cuelex.scoring.scorer"} <= set(users)
+    assert {"cuelex.api", "cuelex.component", "cuelex.bench.screening", "cuelex.scoring.scorer"} <= set(users)
     text = "Possible pneumonia. No effusion."
     assert cuelex.extract(text, deduplicate=True) == pipeline.run_pipeline(
         text, engine=pipeline.get_engine(), deduplicate=True
@@ -113,12 +113,12 @@ def test_the_pipeline_is_composed_once():
 
 
 def test_one_home_per_fact():
-    from cuelex.bench import builder
+    from cuelex.bench import screening
     from cuelex.report import html, plots, style
     from cuelex.runner import jobs
     from cuelex.scoring import metrics
 
-    assert metrics.LEVEL_ORDER is levels.LEVEL_ORDER is builder.LEVEL_ORDER
+    assert metrics.LEVEL_ORDER is levels.LEVEL_ORDER is screening.LEVEL_ORDER
     assert plots.LEVEL_ORDER == tuple(lv.value for lv in levels.LEVEL_ORDER)
     assert jobs.TABLE2_METRICS is metrics.RATES is style.RATES is html.RATES
     assert html.LEVEL_COLORS is style.LEVEL_COLORS is plots.LEVEL_COLORS

@@ -20,17 +20,18 @@ import time
 from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..api import PAIR_COLUMNS, extract, get_engine, to_frame
-from ..bench.builder import demo, format_screening, format_stats
+from ..bench.builder import demo
+from ..bench.files import format_screening, format_stats
 from ..corpus import (
     Document,
     InputError,
     Problem,
+    demo_corpus_path,
     read_documents,
     refuse_overwrite,
     safe_csv_frame,
@@ -52,11 +53,6 @@ log = logging.getLogger("cuelex")
 DESCRIPTION = (
     "Command line: ``cuelex demo``, ``cuelex extract FILE...`` and the subcommands other modules add."
 )
-
-
-def demo_corpus_path() -> Path:
-    """The embedded demo corpus: 207 ACI-BENCH clinical notes (CC BY 4.0, see ACI_BENCH_README.md)."""
-    return Path(str(importlib_resources.files("cuelex.data").joinpath("aci_bench_notes.jsonl")))
 
 
 def _summary(pairs: list[CueTargetPair], n_docs: int, seconds: float) -> str:

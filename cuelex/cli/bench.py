@@ -8,16 +8,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..bench.builder import (
-    FORMATS,
-    _default_workers,
-    agreement,
-    build,
-    export_validation,
-    format_stats,
-    statistics,
-    stats_paths,
-)
+from ..bench.builder import _default_workers, build
+from ..bench.files import format_stats, statistics, stats_paths
+from ..bench.inputs import FORMATS
+from ..bench.validation import agreement, export_validation
 from ..corpus import Problem, refuse_overwrite
 from ..levels import PAPER_LEVELS, Level
 from .run import add_direct_subparser, add_run_subparser

@@ -1,16 +1,11 @@
-"""Extraction: sentences, sections, the cue scanner (engine) and the pipeline composition.
+"""Extraction: sentences (:mod:`.sentences`), section headers (:mod:`.sections`) and the cue
+scanner with its scope and target rules (:mod:`.engine`): text in, cue-target pairs out.
 
-``cuelex.extraction`` was one module before the folders followed the pipeline; its names (``from
-cuelex.extraction import ...``) still resolve, from :mod:`cuelex.extraction.engine`, through the module-level
-``__getattr__`` below.
+``cuelex.extraction`` was one module; its old names still import (from :mod:`.engine`).
 """
 
 from __future__ import annotations
 
 from .. import _compat
 
-
-def __getattr__(name: str) -> object:
-    """An old ``cuelex.extraction.NAME``: the name of :mod:`.engine` (imported on first use), or of
-    the module it moved to (:data:`cuelex._compat.MOVED_NAMES`)."""
-    return _compat.moved_attr(__name__, name, default=f"{__name__}.engine")
+__getattr__ = _compat.package_getattr(__name__, "engine")

@@ -1,16 +1,12 @@
-"""Runs: prompts, the run cache, system execution, direct assessment and LLM clients.
+"""Runs: prompts, the append-only run cache, execution and Table 2 (:mod:`.jobs`), direct
+assessment (:mod:`.direct`), the chat-completions client (:mod:`.llm`), iterated rewrites
+(:mod:`.compounding`).
 
-``cuelex.runner`` was one module before the folders followed the pipeline; its names (``from
-cuelex.runner import ...``) still resolve, from :mod:`cuelex.runner.jobs`, through the module-level
-``__getattr__`` below.
+``cuelex.runner`` was one module; its old names still import (from :mod:`.jobs`).
 """
 
 from __future__ import annotations
 
 from .. import _compat
 
-
-def __getattr__(name: str) -> object:
-    """An old ``cuelex.runner.NAME``: the name of :mod:`.jobs` (imported on first use), or of
-    the module it moved to (:data:`cuelex._compat.MOVED_NAMES`)."""
-    return _compat.moved_attr(__name__, name, default=f"{__name__}.jobs")
+__getattr__ = _compat.package_getattr(__name__, "jobs")

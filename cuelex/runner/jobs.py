@@ -41,7 +41,7 @@ from typing import Any
 import pandas as pd
 
 from .. import api
-from ..bench import builder as bench
+from ..bench.files import load as load_benchmark
 from ..corpus import _Lines, safe_csv_frame
 from ..records import CueTargetPair
 from ..report.plots import metric_bars, save_figure
@@ -279,7 +279,7 @@ def _load_benchmark_file(path: Path) -> Any:
         if not isinstance(rec, dict):
             raise ValueError(f"{path}:{n}: expected one JSON object per line, got {type(rec).__name__}")
         if "schema_version" in rec:
-            return bench.load(path)
+            return load_benchmark(path)
         records.append(rec)
     return records
 
