@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import _compat
+from ._version import __version__ as __version__  # re-exported
 
 _compat.install()  # old module paths (cuelex.align, cuelex.plots, ...) keep importing
 
@@ -77,7 +78,6 @@ __all__ = [
     "score_frame",
     "to_frame",
 ]
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from tqdm import tqdm
+
+from .._version import __version__
 from ..corpus import (
     Document,
     InputError,
@@ -372,8 +374,6 @@ def _run_local(
     config: dict[str, Any],
     t0: float,
 ) -> BuildResult:
-    from tqdm import tqdm
-
     existing = wd.existing()
     running = _Selector(options.per_type)  # keys only: thresholds for pruning
     order: list[str] = []

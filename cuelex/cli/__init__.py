@@ -23,7 +23,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from tqdm.auto import tqdm
+
+from .._version import __version__
 from ..api import PAIR_COLUMNS, extract, get_engine, to_frame
 from ..bench.builder import demo
 from ..bench.files import format_screening, format_stats
@@ -239,8 +241,6 @@ def _ignore_sigint() -> None:
 def _progress_bar(enabled: bool) -> Any:
     if not enabled:
         return None
-    from tqdm.auto import tqdm
-
     return tqdm(desc="cuelex extract", unit="doc", file=sys.stderr, leave=False)
 
 

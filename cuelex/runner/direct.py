@@ -32,8 +32,8 @@ from typing import Any
 
 import pandas as pd
 
-from .. import _compat, api
-from ..api import assess
+from .. import _compat
+from ..api import assess, extract
 from ..levels import PAPER_LEVELS, Level
 from .jobs import Job, RunCache, as_documents, execute, load_prompt, render, system_name
 
@@ -104,7 +104,7 @@ class Bundle:
 def _benchmark_pairs(benchmark: Any) -> list[Any]:
     pairs = []
     for d in as_documents(benchmark):
-        ps = d.pairs if d.pairs is not None else api.extract(d.text, doc_id=d.id, deduplicate=True)
+        ps = d.pairs if d.pairs is not None else extract(d.text, doc_id=d.id, deduplicate=True)
         pairs.extend((d.id, p) for p in ps)
     return pairs
 

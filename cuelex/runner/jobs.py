@@ -39,8 +39,9 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from tqdm.auto import tqdm
 
-from .. import api
+from ..api import extract
 from ..bench.files import load as load_benchmark
 from ..corpus import _Lines, safe_csv_frame
 from ..records import CueTargetPair
@@ -492,10 +493,6 @@ def _progress_bar(total: int, enabled: bool | None, desc: str) -> Any:
         enabled = sys.stderr.isatty()
     if not enabled or total == 0:
         return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover - tqdm ships with spaCy
-        return None
     return tqdm(total=total, desc=desc, unit="call")
 
 
@@ -867,7 +864,7 @@ def score_run(
         else:
             k = (doc_id, doc["text_sha"])
             if k not in extracted:
-                extracted[k] = api.extract(doc["text"], doc_id=doc_id, deduplicate=True)
+                extracted[k] = extract(doc["text"], doc_id=doc_id, deduplicate=True)
             src_pairs = extracted[k]
         pairs_by_id[rid] = src_pairs
         rows.append(
