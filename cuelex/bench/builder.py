@@ -35,7 +35,7 @@ from ..levels import PAPER_LEVELS, Level
 from ..resources import default_lexicon_dir, default_rules_dir
 from .files import _atomic_write_text
 from .format import BenchError
-from .inputs import InputSpec, _fingerprint, resolve_spec
+from .inputs import InputOptions, InputSpec, _fingerprint
 from .results import BuildResult, ChunkSummary, _finish
 from .screening import (
     BuildOptions,
@@ -45,6 +45,7 @@ from .screening import (
     _Pipeline,
     _process,
     _Selector,
+    build_options,
 )
 from .validation import export_validation
 
@@ -273,6 +274,8 @@ def build(
     progress: bool | None = None,
     restart: bool = False,
     on_chunk: Callable[[ChunkSummary], None] | None = None,
+    options: BuildOptions | None = None,
+    reading: InputOptions | None = None,
 ) -> BuildResult:
     """Build a benchmark from note collections (see the module docstring for the steps).
 
@@ -285,7 +288,15 @@ def build(
     Rows that cannot be read and documents that fail are skipped and listed in ``problems``.
     With ``output`` the benchmark JSONL and its statistics (``.stats.json``, ``.stats.md``) are
     written.
+
+    ``options`` (:class:`BuildOptions`: per_type, seed, min_levels, coverage, link, vocabulary) and
+    ``reading`` (:class:`InputOptions`: input_format and the column overrides) may be given as
+    objects instead of those keywords.
     """
+    options, reading = build_options(options, reading, input_format=input_format, flat=dict(
+        per_type=per_type, seed=seed, min_levels=min_levels, coverage=coverage, link=link,
+        vocabulary=vocabulary, text_col=text_col, id_col=id_col, type_col=type_col,
+        doc_type=doc_type, sections=sections))  # fmt: skip
     t0 = time.perf_counter()
     paths = [Path(inputs)] if isinstance(inputs, (str, Path)) else [Path(p) for p in inputs]
     if not paths:
@@ -297,26 +308,7 @@ def build(
         raise BenchError(f"workers must be a positive integer, got {workers!r}")
     if not isinstance(chunk_size, int) or chunk_size < 1:
         raise BenchError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    options = BuildOptions(
-        per_type=per_type,
-        seed=seed,
-        min_levels=min_levels,
-        coverage=tuple(coverage),
-        link=link,
-        vocabulary=None if vocabulary is None else str(vocabulary),
-    )
-    specs = [
-        resolve_spec(
-            p,
-            input_format,
-            text_col=text_col,
-            id_col=id_col,
-            type_col=type_col,
-            doc_type=doc_type,
-            sections=sections,
-        )
-        for p in paths
-    ]
+    specs = [reading.spec(p) for p in paths]
     config = {
         "cuelex": __version__,
         "resources": _resources_digest(),

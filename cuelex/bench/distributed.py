@@ -11,9 +11,9 @@ from typing import Any
 from ..levels import PAPER_LEVELS, Level
 from ..pipeline import get_linker
 from .format import BenchError
-from .inputs import resolve_spec
+from .inputs import InputOptions
 from .results import BuildResult, merge_partitions
-from .screening import BuildOptions, bench_partition, partition_meta
+from .screening import BuildOptions, bench_partition, build_options, partition_meta
 
 __all__ = [
     "build_dask",
@@ -43,39 +43,30 @@ def build_dask(
     sections: str | Sequence[str] | None = None,
     source: str | None = None,
     output: str | Path | None = None,
+    options: BuildOptions | None = None,
+    reading: InputOptions | None = None,
 ) -> BuildResult:
     """Build a benchmark from a Dask DataFrame of input rows with ``map_partitions(bench_partition)``.
 
     Runs on whatever scheduler is active (a ``distributed.Client`` if one is connected). The
     partition outputs (candidates and counts only) are gathered and merged as in :func:`build`;
-    the same inputs and seed give the same benchmark as a local build.
+    the same inputs and seed give the same benchmark as a local build. ``options`` and ``reading``
+    may be given as objects instead of their keywords, as for :func:`~cuelex.bench.builder.build`.
     """
+    options, reading = build_options(options, reading, input_format=input_format, flat=dict(
+        per_type=per_type, seed=seed, min_levels=min_levels, coverage=coverage, link=link,
+        vocabulary=vocabulary, text_col=text_col, id_col=id_col, type_col=type_col,
+        doc_type=doc_type, sections=sections))  # fmt: skip
     try:
         import dask.dataframe as dd  # noqa: F401
     except ImportError:  # pragma: no cover - depends on the installation
         raise BenchError("Dask is not installed: pip install 'cuelex[dask]'") from None
     t0 = time.perf_counter()
-    if input_format == "auto":
+    if reading.input_format == "auto":
         raise BenchError(
             "build_dask needs an explicit input_format (mimic-discharge, mimic-radiology, tcga or generic)"
         )
-    spec = resolve_spec(
-        None,
-        input_format,
-        text_col=text_col,
-        id_col=id_col,
-        type_col=type_col,
-        doc_type=doc_type,
-        sections=sections,
-    )
-    options = BuildOptions(
-        per_type=per_type,
-        seed=seed,
-        min_levels=min_levels,
-        coverage=tuple(coverage),
-        link=link,
-        vocabulary=None if vocabulary is None else str(vocabulary),
-    )
+    spec = reading.spec(None)
     if options.link:  # build the open index once here rather than in every worker at the same time
         _ = get_linker(options.vocabulary).index_path
     parts = frame.map_partitions(bench_partition, spec, options, source, meta=partition_meta())

@@ -17,6 +17,7 @@ from ..extraction.sections import PROFILES
 from .format import BenchError
 
 __all__ = [
+    "InputOptions",
     "FORMATS",
     "InputSpec",
     "detect_format",
@@ -160,6 +161,31 @@ def resolve_spec(
         changes["sections"] = secs
     return replace(spec, **changes)
 
+
+
+@dataclass(frozen=True)
+class InputOptions:
+    """How a build reads its inputs: the format (``"auto"``: detected per file) and the column,
+    document type and section overrides of that format's defaults (:func:`resolve_spec`)."""
+
+    input_format: str = "auto"
+    text_col: str | None = None
+    id_col: str | None = None
+    type_col: str | None = None
+    doc_type: str | None = None
+    sections: str | Sequence[str] | None = None
+
+    def spec(self, path: str | Path | None) -> InputSpec:
+        """The :class:`InputSpec` of one input (``path`` None: no file to detect the format from)."""
+        return resolve_spec(
+            path,
+            self.input_format,
+            text_col=self.text_col,
+            id_col=self.id_col,
+            type_col=self.type_col,
+            doc_type=self.doc_type,
+            sections=self.sections,
+        )
 
 def _fingerprint(path: Path) -> dict[str, Any]:
     if path.is_dir():

@@ -33,9 +33,10 @@ from .format import (
     count_words,
     priority_key,
 )
-from .inputs import InputSpec
+from .inputs import InputOptions, InputSpec
 
 __all__ = [
+    "build_options",
     "BuildOptions",
     "PARTITION_COLUMNS",
     "bench_partition",
@@ -308,6 +309,42 @@ def _type_order(types: Iterable[str]) -> list[str]:
     known = [t for t in DOC_TYPES if t in set(types)]
     return known + sorted(t for t in set(types) if t not in DOC_TYPES)
 
+
+
+def build_options(
+    options: BuildOptions | None = None,
+    reading: InputOptions | None = None,
+    *,
+    input_format: str,
+    flat: dict[str, Any],
+) -> tuple[BuildOptions, InputOptions]:
+    """The option objects of a build (``build``, ``build_dask``): the given ones, or made from the
+    keyword form ``flat`` (names of both classes' fields); giving an object and a keyword that
+    differs from its default for the same thing is an error, never a silent choice."""
+    content = {k: flat[k] for k in _CONTENT_DEFAULTS}
+    reading_kw = {k: flat[k] for k in _READING_DEFAULTS}
+    if options is None:
+        content["coverage"] = tuple(content["coverage"])
+        options = BuildOptions(**content)
+    elif any(_differs(content[k], d) for k, d in _CONTENT_DEFAULTS.items()):
+        raise BenchError("give the build options either as options=BuildOptions(...) or as keywords, not both")
+    if reading is None:
+        reading = InputOptions(input_format=input_format, **reading_kw)
+    elif any(_differs(reading_kw[k], d) for k, d in _READING_DEFAULTS.items()):
+        raise BenchError("give the input options either as reading=InputOptions(...) or as keywords, not both")
+    return options, reading
+
+
+_CONTENT_DEFAULTS: dict[str, Any] = {
+    "per_type": 200, "seed": 0, "min_levels": 2, "coverage": PAPER_LEVELS, "link": True, "vocabulary": None,
+}  # fmt: skip
+_READING_DEFAULTS: dict[str, Any] = dict.fromkeys(("text_col", "id_col", "type_col", "doc_type", "sections"))
+
+
+def _differs(value: Any, default: Any) -> bool:
+    if isinstance(default, tuple) and not isinstance(value, str):
+        return tuple(value) != default
+    return value != default
 
 # -- the partition function for Dask (map_partitions) and Spark (mapInPandas) ----------------------
 
