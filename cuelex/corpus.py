@@ -13,8 +13,11 @@ import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from .errors import CuelexError
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +25,12 @@ TEXT_SUFFIXES = (".txt",)
 TABLE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson", ".json")
 
 
-class InputError(ValueError):
+
+def demo_corpus_path() -> Path:
+    """The embedded demo corpus: 207 ACI-BENCH clinical notes (CC BY 4.0, see ACI_BENCH_README.md)."""
+    return Path(str(importlib_resources.files("cuelex.data").joinpath("aci_bench_notes.jsonl")))
+
+class InputError(CuelexError, ValueError):
     """An input file cannot be read as documents at all (missing, unknown format, unknown column)."""
 
 
