@@ -43,9 +43,22 @@ MOVED_NAMES: dict[str, dict[str, str]] = {
     "cuelex.scoring": dict.fromkeys(
         ("add_score_subparser", "cmd_score", "_cmd_score", "_options_from_args", "_read_text",
          "_write_pairs_table"), "cuelex.cli.score"),
-    "cuelex.concepts.vocab": dict.fromkeys(
-        ("add_vocab_subparser", "_cmd_build", "_cmd_table", "_split_list", "main"),
-        "cuelex.cli.vocab"),
+    "cuelex.concepts.vocab": {
+        **dict.fromkeys(
+            ("add_vocab_subparser", "_cmd_build", "_cmd_table", "_split_list", "main"),
+            "cuelex.cli.vocab"),
+        # build-time tooling split off the runtime table reader
+        **dict.fromkeys(
+            ("build_term_table", "regenerate_term_table", "write_term_table", "default_do_dir",
+             "build_hpo_table", "write_hpo_table", "hpo_version", "default_hpo_path",
+             "_plural_variants", "_match_key", "_parse_obo_stanzas", "_read_disease_ontology",
+             "_read_symptom_ontology"), "cuelex.concepts.ontology"),
+        **dict.fromkeys(
+            ("build_umls_index", "write_rrf", "ensure_open_index", "resolve_vocabulary",
+             "open_index_key", "load_index", "Concept", "IndexData", "INDEX_FORMAT_VERSION",
+             "MANIFEST_FILE", "CONCEPTS_FILE", "ABBREVIATIONS_FILE",
+             "DEFAULT_UMLS_SEMANTIC_TYPES"), "cuelex.concepts.index"),
+    },
     "cuelex.runner": dict.fromkeys(
         ("add_run_subparser", "cmd_run", "cmd_run_score", "copy_system", "_split"), "cuelex.cli.run"),
     "cuelex.runner.direct": dict.fromkeys(

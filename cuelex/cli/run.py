@@ -83,6 +83,24 @@ def cmd_run_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_endpoint_options(p: argparse.ArgumentParser, *, default_name: str) -> None:
+    """The OpenAI-compatible endpoint options that ``bench run`` and ``bench direct`` share:
+    --base-url, --model, --api-key-env and --name (whose default is ``default_name``)."""
+    p.add_argument("--base-url", help="endpoint base URL, e.g. http://localhost:8000/v1")
+    p.add_argument("--model", help="model name sent to the endpoint")
+    p.add_argument("--api-key-env", default=None, help="name of the environment variable holding the API key")
+    p.add_argument("--name", default=None, help=f"system name in the cache (default: {default_name})")
+
+
+def add_call_options(p: argparse.ArgumentParser) -> None:
+    """How ``bench run`` and ``bench direct`` call an endpoint: --workers, --retries, --timeout
+    and --max-tokens."""
+    p.add_argument("--workers", type=int, default=4, help="concurrent calls (default 4)")
+    p.add_argument("--retries", type=int, default=3, help="retries per failing call (default 3)")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per HTTP call (default 120)")
+    p.add_argument("--max-tokens", type=int, default=None)
+
+
 def add_run_subparser(
     subparsers: argparse._SubParsersAction,  # type: ignore[type-arg]
     *,
@@ -94,19 +112,13 @@ def add_run_subparser(
     p.add_argument("benchmark", help="benchmark JSONL (id, text, doc_type, pairs per line)")
     p.add_argument("--system", choices=("openai", "copy"), default="openai",
                    help="openai: an OpenAI-compatible chat-completions endpoint; copy: echo the prompt")
-    p.add_argument("--base-url", help="endpoint base URL, e.g. http://localhost:8000/v1")
-    p.add_argument("--model", help="model name sent to the endpoint")
-    p.add_argument("--api-key-env", default=None, help="name of the environment variable holding the API key")
-    p.add_argument("--name", default=None, help="system name in the cache (default: openai:MODEL)")
+    add_endpoint_options(p, default_name="openai:MODEL")
     p.add_argument("--tasks", action="append", help="comma-separated (default: summarization,revision)")
     p.add_argument("--conditions", action="append", help="comma-separated (default: baseline,guarded)")
     p.add_argument("--prompt", action="append", help="TASK/CONDITION=FILE: your own template ({{input_text}})")
     p.add_argument("--cache", required=True, help="run cache (JSONL, append-only; rerun to resume)")
     p.add_argument("--iterations", type=int, default=1, help="rewrite each output again (compounding)")
-    p.add_argument("--workers", type=int, default=4, help="concurrent calls (default 4)")
-    p.add_argument("--retries", type=int, default=3, help="retries per failing call (default 3)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per HTTP call (default 120)")
-    p.add_argument("--max-tokens", type=int, default=None)
+    add_call_options(p)
     p.add_argument("--limit", type=int, default=None, help="first N documents only")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=cmd_run)
@@ -191,18 +203,12 @@ def add_direct_subparser(subparsers: Any) -> Any:
     p.add_argument("--cache", required=True, help="answer cache (JSONL, append-only; rerun to resume)")
     p.add_argument("--system", choices=("cuelex", "openai"), default="cuelex",
                    help="cuelex: the rule-based classifier (default); openai: a chat-completions endpoint")
-    p.add_argument("--base-url", help="endpoint base URL, e.g. http://localhost:8000/v1")
-    p.add_argument("--model", help="model name sent to the endpoint")
-    p.add_argument("--api-key-env", default=None, help="name of the environment variable holding the API key")
-    p.add_argument("--name", default=None, help="system name in the cache (default: cuelex or openai:MODEL)")
+    add_endpoint_options(p, default_name="cuelex or openai:MODEL")
     p.add_argument("--per-level", type=int, default=100, help="items sampled per level (default 100)")
     p.add_argument("--sizes", action="append", help="bundle sizes, comma-separated (default 2,3,4,5)")
     p.add_argument("--per-size", type=int, default=100, help="bundles per size (default 100; 0: none)")
     p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
-    p.add_argument("--workers", type=int, default=4, help="concurrent calls (default 4)")
-    p.add_argument("--retries", type=int, default=3, help="retries per failing call (default 3)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per HTTP call (default 120)")
-    p.add_argument("--max-tokens", type=int, default=None)
+    add_call_options(p)
     p.add_argument("-o", "--output", help="CSV file for the metrics table")
     p.add_argument("--items-out", help="CSV file for every item's gold and predicted level")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

@@ -9,14 +9,9 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..concepts.vocab import (
-    DEFAULT_UMLS_SEMANTIC_TYPES,
-    VocabularyError,
-    build_umls_index,
-    cache_dir,
-    ensure_open_index,
-    regenerate_term_table,
-)
+from ..concepts.index import DEFAULT_UMLS_SEMANTIC_TYPES, build_umls_index, ensure_open_index
+from ..concepts.ontology import regenerate_term_table
+from ..concepts.vocab import VocabularyError, cache_dir
 
 
 def _split_list(values: Sequence[str] | None) -> list[str] | None:

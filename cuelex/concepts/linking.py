@@ -41,7 +41,8 @@ from typing import Any
 
 from ..errors import CuelexError
 from ..records import CueTargetPair, Direction
-from .vocab import IndexData, load_index, read_stopwords, resolve_vocabulary
+from .index import IndexData, load_index, resolve_vocabulary
+from .vocab import read_stopwords
 
 __all__ = [
     "DEFAULT_THRESHOLD",
