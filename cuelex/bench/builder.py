@@ -33,7 +33,7 @@ from ..corpus import demo_corpus_path as demo_corpus
 from ..extraction.sections import get_sectionizer
 from ..levels import PAPER_LEVELS, Level
 from ..resources import default_lexicon_dir, default_rules_dir
-from .files import _atomic_write_text
+from .files import atomic_write_text
 from .format import BenchError
 from .inputs import InputOptions, InputSpec, _fingerprint
 from .results import BuildResult, ChunkSummary, _finish
@@ -44,7 +44,7 @@ from .screening import (
     _PartitionResult,
     _Pipeline,
     _process,
-    _Selector,
+    Selector,
     build_options,
 )
 from .validation import export_validation
@@ -222,7 +222,7 @@ class _WorkDir:
             "finished": finished,
             "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
-        _atomic_write_text(self.manifest, json.dumps(data, indent=1) + "\n")
+        atomic_write_text(self.manifest, json.dumps(data, indent=1) + "\n")
 
 
 def _resources_digest() -> str:
@@ -234,7 +234,8 @@ def _resources_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def _default_workers() -> int:
+def default_workers() -> int:
+    """Worker processes a build uses by default: the CPUs this process may run on."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux
@@ -367,7 +368,7 @@ def _run_local(
     t0: float,
 ) -> BuildResult:
     existing = wd.existing()
-    running = _Selector(options.per_type)  # keys only: thresholds for pruning
+    running = Selector(options.per_type)  # keys only: thresholds for pruning
     order: list[str] = []
     read_problems: list[Problem] = []
     resumed = 0
@@ -476,7 +477,7 @@ def _run_local(
             executor.shutdown(wait=True)
 
     # final merge, in input order: deterministic whatever order the chunks finished in
-    selector = _Selector(options.per_type)
+    selector = Selector(options.per_type)
     counts: dict[str, dict[str, Any]] = {}
     problems = list(read_problems)
     source_docs = without = 0

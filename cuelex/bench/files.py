@@ -16,11 +16,11 @@ from pydantic import ValidationError
 from ..corpus import (
     InputError,
     Problem,
-    _Lines,
+    TextLines,
 )
 from ..levels import CUE_LEVELS
 from .format import BenchDocument, BenchError
-from .screening import _type_order
+from .screening import type_order
 
 __all__ = [
     "format_screening",
@@ -39,7 +39,8 @@ __all__ = [
 # ==================================================================================================
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename, so a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -70,7 +71,7 @@ def write_benchmark(
     if out.suffix.lower() not in (".jsonl", ".ndjson"):
         raise BenchError(f"{out}: the benchmark file must end in .jsonl")
     docs = list(documents)
-    _atomic_write_text(out, "".join(d.model_dump_json() + "\n" for d in docs))
+    atomic_write_text(out, "".join(d.model_dump_json() + "\n" for d in docs))
     stats = stats if stats is not None else statistics(docs)
     sj, sm = stats_paths(out)
     payload: dict[str, Any] = {"benchmark": out.name, "statistics": stats}
@@ -79,13 +80,13 @@ def write_benchmark(
     if config is not None:
         payload["config"] = config
     payload["problems"] = [str(p) for p in problems]
-    _atomic_write_text(sj, json.dumps(payload, indent=2) + "\n")
+    atomic_write_text(sj, json.dumps(payload, indent=2) + "\n")
     md = [f"# Benchmark statistics: `{out.name}`", "", format_stats(stats, markdown=True)]
     if screening is not None:
         md += ["", "## Pre-screening and sampling", "", format_screening(screening, markdown=True)]
     if problems:
         md += ["", f"## Skipped ({len(problems)})", ""] + [f"- {p}" for p in list(problems)[:50]]
-    _atomic_write_text(sm, "\n".join(md) + "\n")
+    atomic_write_text(sm, "\n".join(md) + "\n")
     return out
 
 
@@ -97,7 +98,7 @@ def iter_load(path: str | Path) -> Iterator[BenchDocument]:
     seen: dict[str, int] = {}
     try:
         # strict UTF-8: invalid bytes and a truncated .gz are named by file and byte offset
-        for n, line in enumerate(_Lines(p, p.name.endswith(".gz"), "utf-8"), start=1):
+        for n, line in enumerate(TextLines(p, p.name.endswith(".gz"), "utf-8"), start=1):
             if not line.strip():
                 continue
             try:
@@ -144,7 +145,8 @@ def load(path: str | Path) -> list[BenchDocument]:
     return list(iter_load(path))
 
 
-def _documents(benchmark: str | Path | Iterable[BenchDocument]) -> list[BenchDocument]:
+def bench_documents(benchmark: str | Path | Iterable[BenchDocument]) -> list[BenchDocument]:
+    """The documents of a benchmark given as a file path (loaded) or as documents already read."""
     if isinstance(benchmark, (str, Path)):
         return load(benchmark)
     docs = list(benchmark)
@@ -193,21 +195,22 @@ def statistics(benchmark: str | Path | Iterable[BenchDocument]) -> dict[str, Any
 
     SD is the sample standard deviation; distinct levels are each document's ``n_levels``.
     """
-    docs = _documents(benchmark)
+    docs = bench_documents(benchmark)
     by_type: dict[str, list[BenchDocument]] = {}
     for d in docs:
         by_type.setdefault(d.doc_type, []).append(d)
     overall = _doc_stats(docs)
     return {
         **overall,
-        "documents_per_type": {t: len(by_type[t]) for t in _type_order(by_type)},
+        "documents_per_type": {t: len(by_type[t]) for t in type_order(by_type)},
         "linked_pairs": sum(p.cui is not None for d in docs for p in d.pairs),
         "pairs_needing_review": sum(p.needs_review for d in docs for p in d.pairs),
-        "by_type": {t: _doc_stats(by_type[t]) for t in _type_order(by_type)},
+        "by_type": {t: _doc_stats(by_type[t]) for t in type_order(by_type)},
     }
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], markdown: bool) -> str:
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], markdown: bool) -> str:
+    """Rows as an aligned plain-text table, or as a Markdown table with ``markdown``."""
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
     if markdown:
         lines = [
@@ -256,7 +259,7 @@ def format_stats(stats: dict[str, Any], markdown: bool = False) -> str:
         + [_num(s["pairs_per_level"][lv]) for lv in levels]
         for t, s in groups
     ]
-    return _table(head1, rows1, markdown) + "\n\n" + _table(head2, rows2, markdown)
+    return text_table(head1, rows1, markdown) + "\n\n" + text_table(head2, rows2, markdown)
 
 
 def format_screening(screening: dict[str, Any], markdown: bool = False) -> str:
@@ -284,4 +287,4 @@ def format_screening(screening: dict[str, Any], markdown: bool = False) -> str:
     note = f"source documents: {screening['source_documents']:,}"
     if screening.get("source_documents_without_sections"):
         note += f" ({screening['source_documents_without_sections']:,} without any target section)"
-    return note + "\n\n" + _table(head, rows, markdown)
+    return note + "\n\n" + text_table(head, rows, markdown)

@@ -55,6 +55,8 @@ class BenchDocument(BaseModel):
     order of :class:`cuelex.Level`); ``n_levels`` is the coverage used for sampling (distinct
     levels among the paper's five unless the build counted hedged absence too). ``meta`` keeps the
     other columns of the input row (MIMIC: subject_id, hadm_id, note_type, charttime, ...).
+    This is the file format (validated, frozen, versioned); the input rows it is built from are
+    :class:`cuelex.corpus.Document`, and a run reduces it to :class:`cuelex.runner.Document`.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)

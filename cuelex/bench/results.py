@@ -22,8 +22,8 @@ from .screening import (
     BuildOptions,
     _add_counts,
     _Candidate,
-    _Selector,
-    _type_order,
+    Selector,
+    type_order,
 )
 
 __all__ = [
@@ -86,7 +86,7 @@ def _screening(
 ) -> dict[str, Any]:
     sel = Counter(c.doc_type for c in selected)
     by_type = {}
-    for t in _type_order(counts):
+    for t in type_order(counts):
         c = counts[t]
         by_type[t] = {
             "documents": c["documents"],
@@ -109,7 +109,7 @@ def _screening(
 
 
 def _finish(
-    selector: _Selector,
+    selector: Selector,
     counts: dict[str, dict[str, Any]],
     source_docs: int,
     without_sections: int,
@@ -156,7 +156,7 @@ def merge_partitions(
     missing = [c for c in PARTITION_COLUMNS if c not in frame.columns]
     if missing:
         raise BenchError(f"not a bench_partition output: columns {missing} are missing")
-    selector = _Selector(options.per_type)
+    selector = Selector(options.per_type)
     counts: dict[str, dict[str, Any]] = {}
     problems: list[Problem] = []
     source_docs = without = 0

@@ -274,7 +274,7 @@ def _process(
     return res
 
 
-class _Selector:
+class Selector:
     """The best ``per_type`` candidates per type; the first of two candidates with one id wins."""
 
     def __init__(self, per_type: int):
@@ -300,12 +300,13 @@ class _Selector:
 
     def selected(self) -> list[_Candidate]:
         out = []
-        for doc_type in _type_order(self.buckets):
+        for doc_type in type_order(self.buckets):
             out.extend(c for _, _, c in self.buckets[doc_type])
         return out
 
 
-def _type_order(types: Iterable[str]) -> list[str]:
+def type_order(types: Iterable[str]) -> list[str]:
+    """The document types in report order: the known ``DOC_TYPES`` first, others sorted after them."""
     known = [t for t in DOC_TYPES if t in set(types)]
     return known + sorted(t for t in set(types) if t not in DOC_TYPES)
 

@@ -18,9 +18,9 @@ from pydantic import BaseModel, ConfigDict
 from ..corpus import (
     neutralize_cell,
 )
-from .files import _documents, _table
+from .files import bench_documents, text_table
 from .format import BenchDocument, BenchError
-from .screening import _type_order
+from .screening import type_order
 
 __all__ = [
     "AgreementReport",
@@ -53,12 +53,12 @@ def validation_sample(
     """A stratified random sample: ``per_type`` documents of each type (all if fewer), seeded."""
     if not isinstance(per_type, int) or per_type < 1:
         raise BenchError(f"per_type must be a positive integer, got {per_type!r}")
-    docs = _documents(benchmark)
+    docs = bench_documents(benchmark)
     by_type: dict[str, list[BenchDocument]] = {}
     for d in docs:
         by_type.setdefault(d.doc_type, []).append(d)
     out = []
-    for t in _type_order(by_type):
+    for t in type_order(by_type):
         pool = sorted(by_type[t], key=lambda d: d.doc_id)
         rng = random.Random(f"cuelex-validation:{seed}:{t}")
         out.extend(sorted(rng.sample(pool, min(per_type, len(pool))), key=lambda d: d.doc_id))
@@ -228,7 +228,7 @@ class AgreementReport(BaseModel):
         return (
             "\n".join(lines)
             + "\n\n"
-            + _table(["type", "pairs", "accuracy", "kappa"], rows, markdown=False)
+            + text_table(["type", "pairs", "accuracy", "kappa"], rows, markdown=False)
         )
 
 
@@ -282,5 +282,5 @@ def agreement(a: str | Path, b: str | Path) -> AgreementReport:
         observed_agreement=sum(x == y for x, y in zip(va, vb, strict=True)) / n,
         kappa=cohen_kappa(va, vb),
         table={k: table.get(k, 0) for k in ("yes/yes", "yes/no", "no/yes", "no/no")},
-        by_type={t: summary(types[t]) for t in _type_order(types)},
+        by_type={t: summary(types[t]) for t in type_order(types)},
     )

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..bench.builder import _default_workers, build
+from ..bench.builder import default_workers, build
 from ..bench.files import format_stats, statistics, stats_paths
 from ..bench.inputs import FORMATS
 from ..bench.validation import agreement, export_validation
@@ -125,7 +125,7 @@ def add_bench_subparser(subparsers: Any) -> None:
     b.add_argument(
         "--workers",
         type=int,
-        default=_default_workers(),
+        default=default_workers(),
         help="worker processes (default: all usable cores)",
     )
     b.add_argument(

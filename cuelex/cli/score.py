@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..corpus import _read_text_file, _suffixes, refuse_overwrite, safe_csv_frame
+from ..corpus import read_text_file, file_suffixes, refuse_overwrite, safe_csv_frame
 from ..scoring.align import DEFAULT_TIERS
 from ..scoring.scorer import CHOICES, read_table, score, score_frame
 
@@ -20,7 +20,7 @@ def _read_text(path: str, encoding: str = "utf-8") -> str:
         raise FileNotFoundError(f"{p}: no such file")
     if p.is_dir():
         raise ValueError(f"{p} is a folder; cuelex score SOURCE OUTPUT takes two text files")
-    return _read_text_file(p, _suffixes(p)[1], encoding)
+    return read_text_file(p, file_suffixes(p)[1], encoding)
 
 
 def _options_from_args(args: argparse.Namespace) -> dict[str, Any]:

@@ -25,7 +25,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+
+from tqdm import tqdm
 
 from .vocab import (
     ABBREVIATION_STOPLIST_FILE,
@@ -126,31 +127,6 @@ def _normalize_for_index(term: str) -> str:
     return re.sub(r"\s+", " ", unidecode(term).lower()).strip()
 
 
-class _Progress:
-    def __init__(self, enabled: bool, total: int, label: str, stream: TextIO | None = None):
-        self.enabled = enabled
-        self.total = max(total, 1)
-        self.label = label
-        self.stream = stream or sys.stderr
-        self.start = time.perf_counter()
-        self.last = 0.0
-
-    def update(self, n: int, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if not force and now - self.last < 1.0:
-            return
-        self.last = now
-        pct = min(100.0, 100.0 * n / self.total)
-        self.stream.write(
-            f"\r{self.label}: {n:,}/{self.total:,} ({pct:5.1f}%) {now - self.start:6.1f} s"
-        )
-        if force:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
 def _count_lines(path: Path) -> int:
     n = 0
     with path.open("rb") as f:
@@ -231,7 +207,8 @@ def build_umls_index(
 
     # --- MRCONSO: filter and collect
     total = _count_lines(mrconso)
-    bar = _Progress(progress, total, f"reading {mrconso.name}")
+    bar = tqdm(total=total, desc=f"reading {mrconso.name}", unit="line",
+               disable=not progress, file=sys.stderr, mininterval=1.0)
     index_terms: dict[tuple[str, str], int] = {}  # (normalized term, cui) -> preferred flag
     preferred: dict[str, tuple[int, str]] = {}  # cui -> (rank, name)
     acronyms: dict[str, dict[str, bool]] = defaultdict(
@@ -241,7 +218,7 @@ def build_umls_index(
     with mrconso.open(encoding="utf-8") as f:
         for lineno, line in enumerate(f, start=1):
             if lineno % 50000 == 0:
-                bar.update(lineno)
+                bar.update(lineno - bar.n)
             parts = line.rstrip("\r\n").split("|")
             trailing_bar = line.rstrip("\r\n").endswith("|")
             if len(parts) != (19 if trailing_bar else 18):
@@ -280,7 +257,8 @@ def build_umls_index(
             if len(key[0]) < 2:
                 continue
             index_terms[key] = max(index_terms.get(key, 0), 1 if ispref == "Y" else 0)
-    bar.update(total, force=True)
+    bar.update(total - bar.n)
+    bar.close()
     if not preferred:
         raise VocabularyError(
             f"no rows of {mrconso} passed the filters (language={language}, "
@@ -350,8 +328,8 @@ def build_umls_index(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    if progress:
-        print(
+    if progress:  # the last line of the progress display the caller asked for
+        tqdm.write(
             f"built {_kind} index in {out}: {len(preferred):,} concepts, "
             f"{len(index_terms):,} index terms, "
             f"{len(abbrev):,} abbreviations, {time.perf_counter() - started:.1f} s",
@@ -376,14 +354,16 @@ def _write_quickumls(
         ("database_backend.flag", "unqlite"),
     ):
         (out / name).write_text(content, encoding="utf-8")
-    bar = _Progress(progress, len(index_terms), "writing QuickUMLS index")
+    bar = tqdm(total=len(index_terms), desc="writing QuickUMLS index", unit="term",
+               disable=not progress, file=sys.stderr, mininterval=1.0)
 
     def rows() -> Iterator[tuple[str, str, list[str], int]]:
         for i, ((term, cui), pref) in enumerate(sorted(index_terms.items()), start=1):
             if i % 5000 == 0:
-                bar.update(i)
+                bar.update(i - bar.n)
             yield term, cui, concept_stys[cui], pref
-        bar.update(len(index_terms), force=True)
+        bar.update(len(index_terms) - bar.n)
+        bar.close()
 
     parse_and_encode_ngrams(
         rows(),

@@ -43,7 +43,7 @@ from tqdm.auto import tqdm
 
 from ..api import extract
 from ..bench.files import load as load_benchmark
-from ..corpus import _Lines, safe_csv_frame
+from ..corpus import TextLines, safe_csv_frame
 from ..records import CueTargetPair
 from ..report.plots import metric_bars, save_figure
 from ..scoring.metrics import RATES
@@ -183,7 +183,12 @@ def _resolve_prompts(
 
 @dataclass
 class Document:
-    """One benchmark document: its id, text, optional type and optional source pairs."""
+    """One benchmark document: its id, text, optional type and optional source pairs.
+
+    Not :class:`cuelex.corpus.Document` (an input row without pairs) nor
+    :class:`cuelex.bench.BenchDocument` (the strict file schema): a run accepts any benchmark-like
+    items (a built benchmark, dicts, its own JSONL) and keeps only what running and scoring need,
+    plus ``text_sha`` that keys the run cache."""
 
     id: str
     text: str
@@ -270,7 +275,7 @@ def _load_benchmark_file(path: Path) -> Any:
         raise FileNotFoundError(f"benchmark file {path} does not exist")
     records = []
     # strict UTF-8: a byte that is not valid is named by file and byte offset (InputError)
-    for n, line in enumerate(_Lines(path, path.name.endswith(".gz"), "utf-8"), 1):
+    for n, line in enumerate(TextLines(path, path.name.endswith(".gz"), "utf-8"), 1):
         if not line.strip():
             continue
         try:

@@ -31,7 +31,8 @@ import pandas as pd
 import regex
 from pydantic import BaseModel, ConfigDict
 
-from ..corpus import InputError, _suffixes, check_text, lone_surrogate, read_documents
+from ..corpus import InputError, check_text, lone_surrogate, read_documents
+from ..corpus import file_suffixes as _suffixes
 from ..levels import Level
 from ..pipeline import get_engine, get_linker, run_pipeline
 from ..records import Cue, CueTargetPair
