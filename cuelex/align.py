@@ -83,6 +83,7 @@ __all__ = [
     "Aligner",
     "OutputIndex",
     "find_target",
+    "general_target",
 ]
 
 #: Every tier, strictest first.
@@ -117,6 +118,8 @@ CONFIDENCE: dict[str, float] = {
     "cui/lay": 0.85,
     "cui/related": 0.5,
     "cui/head_concept": 0.7,
+    "cui/general": 0.8,
+    "cui/normal": 0.75,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
 }
@@ -268,6 +271,8 @@ class AlignedTarget(BaseModel):
     candidates: tuple[tuple[int, int], ...] = ()
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     concept: str | None = None
+    #: how each of ``candidates`` was matched (tier/detail), in the same order
+    candidate_details: tuple[str, ...] = ()
 
     @property
     def ambiguous(self) -> bool:
@@ -331,6 +336,7 @@ class OutputIndex:
     _tok_starts: list[int] | None = None
     _ctx: dict[tuple[int, int], frozenset[str]] = field(default_factory=dict)
     _labels: dict[tuple[int, int], bool] = field(default_factory=dict)
+    _general: list[_Statement] | None = None  # whole-organ statements (:func:`_general_statements`)
 
     @classmethod
     def build(cls, text: str, sentences: Sequence[tuple[int, int]]) -> OutputIndex:
@@ -522,6 +528,9 @@ _SKIP_IN_LAY = frozenset(
     may might could can would will have has had found seen noted visible
     """.split()
 )  # fmt: skip
+#: Negations that may stand inside a lay phrase ("heart is not enlarged"): skipped when the phrase
+#: is looked up (only inside it, never at its edges), and read as its level.
+_NOT_WORDS = frozenset({"not", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "no"})
 #: A word before an output head that makes it another finding: adjective-like or anatomical.
 _DESCRIPTIVE = regex.compile(r"[a-z]+(?:al|ar|ic|ous|ary|ive|ile|oid|eal|ac)|lung|liver|kidney|heart|bone|rib|brain|chest|spine|skin|bowel|colon|gallbladder|bladder|thyroid|adrenal|breast|neck|abdominal|joint|knee|hip|shoulder|wrist|ankle|leg|arm|foot|hand|head|vein|artery|aorta", regex.V1)
 _CODE = regex.compile(r"[a-z]{1,2}\d{1,2}", regex.V1)  # vertebral and other level codes: l5, t12
@@ -531,6 +540,179 @@ _NOT_DESCRIPTIVE = frozenset(
     obvious previous definitive conclusive significant apparent
     """.split()
 )  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------------
+# General findings: whole-organ statements ("No acute cardiopulmonary abnormality")
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """A whole-organ statement of the output: "no sudden problems with your heart or lungs"
+    (``kind`` "general") or "your heart and lungs look normal" (``kind`` "normal")."""
+
+    start: int
+    end: int
+    kind: str
+    groups: frozenset[str]
+    urgent: bool
+    study: bool
+
+
+#: Words a general statement's organ list may hold besides organs ("your heart AND lungs").
+_ORGAN_GLUE = frozenset({"your", "the", "his", "her", "their", "and", "or", "both", "either", "other", "any", "x"})
+#: A negation opening a general statement, and the words it may reach over ("no SIGNS OF any ...").
+_NEG_OPEN = frozenset({"no", "nothing", "without", "none", "never"})
+_NEG_GLUE = frozenset({"any", "other", "sign", "evidence", "of", "more", "further"})
+#: Verbs between a problem word and the organs it is about ("nothing serious WAS FOUND in the chest").
+_FOUND_VERBS = frozenset({"was", "were", "is", "are", "be", "been", "found", "seen", "noted", "detected", "shown", "identified", "visible", "present"})
+_ABOUT = frozenset({"with", "in", "of", "involving", "affecting", "about", "within", "on", "to"})
+#: Between the organs and "normal": the verb, and adverbs or hedges whose level is read separately.
+_COPULA = frozenset({"look", "looked", "is", "are", "was", "were", "appear", "appeared", "seem", "seemed", "remain", "remained", "be", "been"})
+_NORMAL_SKIP = frozenset(
+    """completely totally entirely perfectly all quite very overall generally mostly otherwise both
+    still also probably likely may might could essentially basically do does did not don't
+    doesn't didn't""".split()
+)  # fmt: skip
+#: Words before an organ problem that make it a specific condition ("long-term lung disease").
+_SPECIFIC_BEFORE = frozenset(
+    """chronic long term obstructive interstitial restrictive degenerative old healed previous prior
+    known past underlying structural congenital inherited""".split()
+)  # fmt: skip
+
+
+def general_target(words: Sequence[str]) -> frozenset[str] | None:
+    """The organ groups a general source target is about ("acute cardiopulmonary abnormality" →
+    heart, lung; "acute abnormality" → none), or None when the target names a specific finding.
+    Words are normal forms (:func:`normal_words`); see ``cuelex/data/general_findings.tsv``."""
+    table = _normalize.general_findings()
+    core = [w for w in words if w not in _FUNCTION and w != "or"]
+    if not core or core[-1] not in table["head"]:
+        return None
+    groups: set[str] = set()
+    for w in core[:-1]:
+        if w in table["organ"]:
+            groups.update(table["organ"][w])
+        elif w not in table["qualifier"]:
+            return None
+    return frozenset(groups)
+
+
+def _general_statements(idx: OutputIndex) -> list[_Statement]:
+    """Every whole-organ statement of an output, found once per output (linear in its length)."""
+    if idx._general is not None:
+        return idx._general
+    table = _normalize.general_findings()
+    organ, problem, urgent, normal, study = (
+        table["organ"], table["problem"], table["urgent"], table["normal"], table["study"],
+    )  # fmt: skip
+    toks = idx.tokens
+    n = len(toks)
+    out: list[_Statement] = []
+
+    def same(i: int, j: int) -> bool:
+        return 0 <= j < n and toks[j].sent == toks[i].sent
+
+    def organs(lo: int, hi: int) -> tuple[set[str], bool]:
+        groups: set[str] = set()
+        seen_study = False
+        for k in range(lo, hi + 1):
+            groups.update(organ.get(toks[k].norm, ()))
+            seen_study = seen_study or toks[k].norm in study
+        return groups, seen_study
+
+    def done(kind: str, a: int, b: int, groups: set[str], is_urgent: bool, seen_study: bool) -> None:
+        if {"heart", "lung"} <= groups:
+            groups.add("chest")
+        if not groups and not is_urgent and not seen_study:
+            return
+        if same(a, a - 1) and toks[a - 1].norm in _SPECIFIC_BEFORE:
+            return  # "long-term lung disease" names a condition, not the organ's state
+        out.append(_Statement(toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study))
+
+    for i, t in enumerate(toks):
+        w = t.norm
+        p = -1
+        if w in problem:
+            p = i
+        elif w in ("nothing", "anything") and same(i, i + 1) and toks[i + 1].norm in urgent:
+            p = i + 1
+        if p >= 0:
+            a = p
+            k = p - 1
+            while k >= 0 and same(p, k) and p - k <= 5 and (
+                toks[k].norm in urgent or toks[k].norm in organ or toks[k].norm in _ORGAN_GLUE
+            ):
+                if toks[k].norm not in _ORGAN_GLUE:
+                    a = k
+                k -= 1
+            b = p
+            k = p + 1
+            while same(p, k) and k - p <= 3 and toks[k].norm in _FOUND_VERBS:
+                k += 1
+            if same(p, k) and toks[k].norm in _ABOUT:
+                k += 1
+                j = k
+                while same(p, j) and j - k < 7 and (
+                    toks[j].norm in organ or toks[j].norm in study or toks[j].norm in _ORGAN_GLUE
+                ):
+                    if toks[j].norm in organ or toks[j].norm in study:
+                        b = j
+                    j += 1
+            groups, seen_study = organs(a, b)
+            is_urgent = p != i or any(toks[k].norm in urgent for k in range(a, p))
+            # the negation that opens the statement belongs to it ("NO acute issues", "NOTHING
+            # serious"): problem words are no extraction targets, so the level is read from there
+            k = (i if p != i else a) - 1
+            while same(a, k) and a - k <= 4 and toks[k].norm in _NEG_GLUE:
+                k -= 1
+            if same(a, k) and toks[k].norm in _NEG_OPEN:
+                a = k
+            elif p != i:
+                a = i
+            done("general", a, b, groups, is_urgent, seen_study)
+            continue
+        if w not in normal:
+            continue
+        nxt = toks[i + 1].norm if same(i, i + 1) else ""
+        if nxt in ("size", "limit") or (nxt == "in" and same(i, i + 2) and toks[i + 2].norm == "size"):
+            if not (w == "normal" and nxt == "limit" and i > 0 and toks[i - 1].norm == "within"):
+                continue
+        if nxt in organ or nxt in study:
+            j, b = i + 1, i
+            while same(i, j) and j - i <= 6 and (
+                toks[j].norm in organ or toks[j].norm in study or toks[j].norm in _ORGAN_GLUE
+            ):
+                if toks[j].norm in organ or toks[j].norm in study:
+                    b = j
+                j += 1
+            groups, seen_study = organs(i + 1, b)
+            done("normal", i, b, groups, False, seen_study)
+            continue
+        k = i - 1
+        if w == "normal" and same(i, k) and toks[k].norm == "within":
+            k -= 1
+        while same(i, k) and toks[k].norm in _NORMAL_SKIP:
+            k -= 1
+        if not (same(i, k) and toks[k].norm in _COPULA):
+            continue
+        k -= 1
+        while same(i, k) and toks[k].norm in _NORMAL_SKIP:
+            k -= 1
+        a = -1
+        while same(i, k) and i - k <= 10 and (
+            toks[k].norm in organ or toks[k].norm in study or toks[k].norm in _ORGAN_GLUE
+        ):
+            if toks[k].norm in organ or toks[k].norm in study:
+                a = k
+            k -= 1
+        if a < 0:
+            continue
+        groups, seen_study = organs(a, i)
+        done("normal", a, i, groups, False, seen_study)
+    idx._general = out
+    return out
 
 
 def _bisect_start(cands: list[_Cand], pos: int) -> int:
@@ -838,6 +1020,11 @@ class Aligner:
                 if r:
                     return label(r[1], "abbreviation", r[0])
             elif tier == "cui":
+                need = general_target(words) if words else None
+                if need is not None:
+                    g = self._general(need, idx)
+                    if g:
+                        return g
                 r = self._cui(target, words, cui, idx, output_pairs)
                 if r:
                     for c in r[1]:
@@ -1069,7 +1256,15 @@ class Aligner:
                         for j in range(kept[b - 1] + 1, kept[b])
                     ):
                         break
-                    for e in cindex.by_lay.get(_normalize.lay_key(words), ()):
+                    hits = cindex.by_lay.get(_normalize.lay_key(words), ())
+                    if not hits and b > a and any(w in _NOT_WORDS for w in words[1:-1]):
+                        # "heart is NOT enlarged": the negation is read as the phrase's level
+                        # (inner cue), never part of what it names ("not fully inflated" is a
+                        # lay term of its own and matches above)
+                        hits = cindex.by_lay.get(
+                            _normalize.lay_key([w for w in words if w not in _NOT_WORDS]), ()
+                        )
+                    for e in hits:
                         found.append((toks[kept[a]].start, toks[kept[b]].end, e.concept_id, e.source, e.strength))
         for s_, e_, _, c in self._output_abbreviations(idx):
             if c is not None:
@@ -1156,6 +1351,23 @@ class Aligner:
         if not cands:
             return None
         return "vocabulary", cands
+
+    @staticmethod
+    def _general(need: frozenset[str], idx: OutputIndex) -> list[_Cand]:
+        """Whole-organ statements of the output that say what a general target says: the same
+        organs ("no sudden problems with your heart or lungs", "your heart and lungs look normal";
+        "chest" or the imaging study itself covers any organ), or, scored lower, an urgent problem
+        with no organ named ("nothing serious was found")."""
+        out: list[_Cand] = []
+        for st in _general_statements(idx):
+            if need and (st.study or need <= st.groups):
+                score = 100.0
+            elif st.urgent or st.study:
+                score = 100.0 if not need else 90.0
+            else:
+                continue
+            out.append(_Cand(st.start, st.end, score, "cui", st.kind))
+        return out
 
     @staticmethod
     def _qualified_otherwise(start: int, idx: OutputIndex, own: set[str]) -> bool:
@@ -1309,6 +1521,7 @@ def _aligned(chosen: list[_Cand], idx: OutputIndex, total: int | None = None) ->
         context_similarity=round(best.context, 2),
         n_candidates=len(chosen),
         candidates=tuple((c.start, c.end) for c in chosen),
+        candidate_details=tuple(f"{c.tier}/{c.detail}" for c in chosen),
         confidence=_confidence(best, total),
         concept=best.concept,
     )

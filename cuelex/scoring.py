@@ -470,6 +470,11 @@ class _Scorer:
                 scored.append(ScoredPair(source=p, fate=M.DROPPED, p_source=p_source))
                 continue
             cand_levels = tuple(assessed[sp].level for sp in m.candidates)
+            if m.candidate_details:
+                cand_levels = tuple(
+                    _NORMAL_MEANS.get(lv, lv) if d == "cui/normal" else lv
+                    for lv, d in zip(cand_levels, m.candidate_details, strict=False)
+                )
             k = 0
             if self.choice == "first":
                 k = min(range(len(m.candidates)), key=lambda i: m.candidates[i])
@@ -477,7 +482,10 @@ class _Scorer:
                 k = next((i for i, lv in enumerate(cand_levels) if lv is p.level), 0)
             if k:
                 s, e = m.candidates[k]
-                m = m.model_copy(update={"start": s, "end": e, "text": output[s:e]})
+                update: dict[str, Any] = {"start": s, "end": e, "text": output[s:e]}
+                if len(m.candidate_details) > k:
+                    update["tier"], update["detail"] = m.candidate_details[k].split("/", 1)
+                m = m.model_copy(update=update)
             a = assessed[(m.start, m.end)]
             level, cue, how = a.level, a.cue, "span"
             if cue is not None and m.start < cue.start and cue.end < m.end and cue.rule_id.startswith("alt."):
@@ -493,6 +501,9 @@ class _Scorer:
                     how = "phrase_head"
             level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
             how = again if again != "span" else how
+            if m.detail == "normal":
+                # "your heart and lungs look normal" states the general finding's absence
+                level, cue, how = _NORMAL_MEANS.get(level, level), None, "normal"
             if self.choice == "context" and k == 0 and len(m.candidates) > 1:
                 cand_levels = tuple(
                     lv if sp != (m.start, m.end) else level
@@ -517,6 +528,16 @@ class _Scorer:
             )
         return scored, output_pairs
 
+
+#: What a "normal" statement's level says of the general finding it answers: "the lungs look
+#: normal" is its absence, "the lungs do not look normal" its presence, "probably normal" a
+#: leaning toward absence.
+_NORMAL_MEANS = {
+    Level.ASSERTED: Level.UL1,
+    Level.UL1: Level.ASSERTED,
+    Level.UL2: Level.HEDGED_ABSENT,
+    Level.HEDGED_ABSENT: Level.UL2,
+}
 
 _GLOSS_LEAD = regex.compile(
     r"\(\s*(?:(?:also\s+)?(?:called|known\s+as|termed|named)|i\.?e\.?,?|that\s+is,?|=|or)?\s*"
