@@ -69,6 +69,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz, process
 
 from . import normalize as _normalize
+from .levels import Level
 from .records import CueTargetPair
 
 log = logging.getLogger(__name__)
@@ -336,6 +337,8 @@ class OutputIndex:
     _tok_starts: list[int] | None = None
     _ctx: dict[tuple[int, int], frozenset[str]] = field(default_factory=dict)
     _labels: dict[tuple[int, int], bool] = field(default_factory=dict)
+    _cseq: list[list[int]] | None = None  # per segment: content-word token indices
+    _cpos: dict[int, tuple[int, int]] | None = None
     _general: list[_Statement] | None = None  # whole-organ statements (:func:`_general_statements`)
 
     @classmethod
@@ -430,6 +433,149 @@ class OutputIndex:
                 wins.append(w)
             self._by_len = groups
         return self._by_len.get(n, ([], []))
+
+    # -- lookups around occurrences (linear in the text, no table of every window) --------------
+    def content(self) -> tuple[list[list[int]], dict[int, tuple[int, int]]]:
+        """Per segment the token indices of its content words (articles left out, as in
+        :meth:`windows`), and token index → (segment, position among them)."""
+        if self._cseq is None:
+            cseq: list[list[int]] = []
+            cpos: dict[int, tuple[int, int]] = {}
+            for si, seg in enumerate(self.segments):
+                content = [i for i in seg if self.tokens[i].norm not in _ARTICLES]
+                for j, i in enumerate(content):
+                    cpos[i] = (si, j)
+                cseq.append(content)
+            self._cseq, self._cpos = cseq, cpos
+        assert self._cpos is not None
+        return self._cseq, self._cpos
+
+    def occurrences(self, word: str) -> list[int]:
+        """Token indices of a normalised word."""
+        if self._heads is None:
+            heads: dict[str, list[int]] = {}
+            for i, t in enumerate(self.tokens):
+                heads.setdefault(t.norm, []).append(i)
+            self._heads = heads
+        return self._heads.get(word, [])
+
+    def _anchor(self, words: Sequence[str]) -> str:
+        return min(words, key=lambda w: len(self.occurrences(w)))
+
+    def _around(
+        self, word: str, max_len: int, ends: frozenset[str]
+    ) -> Iterable[tuple[int, int, int, tuple[str, ...]]]:
+        """(segment, a, b, words) of every window of at most ``max_len`` content words holding an
+        occurrence of ``word`` and beginning and ending with a word of ``ends`` (each once)."""
+        cseq, cpos = self.content()
+        seen: set[tuple[int, int, int]] = set()
+        toks = self.tokens
+        for i in self.occurrences(word):
+            c = cpos.get(i)
+            if c is None:
+                continue
+            si, j = c
+            content = cseq[si]
+            lo, hi = max(0, j - max_len + 1), min(len(content), j + max_len)
+            near = [k for k in range(lo, hi) if toks[content[k]].norm in ends]
+            if not ends <= {toks[content[k]].norm for k in near}:
+                continue  # not every word is within reach of this occurrence
+            for a in near:
+                if a > j:
+                    break
+                for last in near:
+                    b = last + 1
+                    if last < j or b - a > max_len or (si, a, b) in seen:
+                        continue
+                    seen.add((si, a, b))
+                    yield si, a, b, tuple(toks[k].norm for k in content[a:b])
+
+    def _span(self, si: int, a: int, b: int) -> tuple[int, int]:
+        content = self.content()[0][si]
+        return self.tokens[content[a]].start, self.tokens[content[b - 1]].end
+
+    def lookup_form(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Spans of the windows whose words are ``words`` (:meth:`form_index` without the table)."""
+        if not words or len(words) > MAX_WINDOW:
+            return []
+        cseq, cpos = self.content()
+        anchor = self._anchor(words)
+        k0 = words.index(anchor)
+        n = len(words)
+        out = []
+        for i in self.occurrences(anchor):
+            c = cpos.get(i)
+            if c is None:
+                continue
+            si, j = c
+            a = j - k0
+            content = cseq[si]
+            if a < 0 or a + n > len(content):
+                continue
+            if all(self.tokens[content[a + k]].norm == words[k] for k in range(n)):
+                out.append(self._span(si, a, a + n))
+        return sorted(out)
+
+    def lookup_bag(self, bag: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Spans of the windows whose words in any order are ``bag`` (:meth:`bag_index`)."""
+        out = []
+        for si, a, b, words in self._around(self._anchor(bag), MAX_WINDOW, frozenset(bag)):
+            if words[0] in _FUNCTION or words[-1] in _FUNCTION:
+                continue
+            if _bag(words) == bag:
+                out.append(self._span(si, a, b))
+        return sorted(out)
+
+    def lookup_core(self, core: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Spans of the windows naming ``core`` once modifiers are dropped (:meth:`core_index`)."""
+        out = []
+        for si, a, b, words in self._around(self._anchor(core), MAX_WINDOW, frozenset(core)):
+            if words[0] in _FUNCTION or words[-1] in _FUNCTION:
+                continue
+            if _is_modifier(words[0]) or _is_modifier(words[-1]):
+                continue
+            if sum(1 for x in words if _is_modifier(x)) > MODIFIER_MAX:
+                continue
+            if _core(words) == core:
+                out.append(self._span(si, a, b))
+        return sorted(out)
+
+    def windows_with(self, near: Iterable[str], n: int) -> list[tuple[str, tuple[int, int]]]:
+        """(joined words, span) of the windows of ``n`` content words, no function word at either
+        end, holding one of the words ``near`` (:meth:`by_length`, only where it matters)."""
+        found: dict[tuple[int, int, int], tuple[str, ...]] = {}
+        cseq, cpos = self.content()
+        for w in near:
+            for i in self.occurrences(w):
+                c = cpos.get(i)
+                if c is None:
+                    continue
+                si, j = c
+                content = cseq[si]
+                for a in range(max(0, j - n + 1), j + 1):
+                    if a + n > len(content) or (si, a, a + n) in found:
+                        continue
+                    words = tuple(self.tokens[k].norm for k in content[a : a + n])
+                    if words[0] not in _FUNCTION and words[-1] not in _FUNCTION:
+                        found[(si, a, a + n)] = words
+        return [(" ".join(w), self._span(*key)) for key, w in sorted(found.items())]
+
+    def windows_ending(self, last: frozenset[str], max_len: int) -> list[tuple[int, int, tuple[str, ...]]]:
+        """(start, end, words) of the windows of at most ``max_len`` content words, no function
+        word at either end, whose last word is in ``last``."""
+        cseq, _ = self.content()
+        toks = self.tokens
+        out = []
+        for si, content in enumerate(cseq):
+            for b, i in enumerate(content):
+                if toks[i].norm not in last:
+                    continue
+                for a in range(b, max(-1, b - max_len), -1):
+                    words = tuple(toks[k].norm for k in content[a : b + 1])
+                    if words[0] in _FUNCTION or words[-1] in _FUNCTION:
+                        continue
+                    out.append((toks[content[a]].start, toks[i].end, words))
+        return out
 
     def segment_of(self) -> list[tuple[int, int]]:
         """Token index → (first, last) token index of its segment."""
@@ -528,6 +674,22 @@ _SKIP_IN_LAY = frozenset(
     may might could can would will have has had found seen noted visible
     """.split()
 )  # fmt: skip
+_PLACES = frozenset({"in", "on", "around", "near", "inside", "within", "into", "behind", "under", "over", "above", "below", "at"})
+
+
+def _either_place(words: Sequence[str], cindex: Any) -> tuple[Any, ...]:
+    """Concepts of a lay phrase with two places joined ("fluid in or around the lungs" names
+    fluid in the lungs and fluid around them): each place alone, both kept."""
+    for j in range(1, len(words) - 1):
+        if words[j] in ("or", "and") and words[j - 1] in _PLACES and words[j + 1] in _PLACES:
+            first = [*words[:j], *words[j + 2 :]]
+            second = [*words[: j - 1], *words[j + 1 :]]
+            got = dict.fromkeys(cindex.by_lay.get(_normalize.lay_key(first), ()))
+            got.update(dict.fromkeys(cindex.by_lay.get(_normalize.lay_key(second), ())))
+            return tuple(got)
+    return ()
+
+
 #: Negations that may stand inside a lay phrase ("heart is not enlarged"): skipped when the phrase
 #: is looked up (only inside it, never at its edges), and read as its level.
 _NOT_WORDS = frozenset({"not", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "no"})
@@ -560,6 +722,8 @@ class _Statement:
     study: bool
 
 
+#: Source levels whose general findings whole-organ statements can answer.
+_ABSENCE = frozenset({Level.UL1, Level.HEDGED_ABSENT})
 #: Words a general statement's organ list may hold besides organs ("your heart AND lungs").
 _ORGAN_GLUE = frozenset({"your", "the", "his", "her", "their", "and", "or", "both", "either", "other", "any", "x"})
 #: A negation opening a general statement, and the words it may reach over ("no SIGNS OF any ...").
@@ -611,8 +775,14 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
     n = len(toks)
     out: list[_Statement] = []
 
+    seg_of = idx.segment_of()
+
     def same(i: int, j: int) -> bool:
         return 0 <= j < n and toks[j].sent == toks[i].sent
+
+    def near(i: int, j: int) -> bool:
+        """Same segment: no punctuation between ("collapsed lung, and your bones" is two)."""
+        return 0 <= j < n and seg_of[j] == seg_of[i]
 
     def organs(lo: int, hi: int) -> tuple[set[str], bool]:
         groups: set[str] = set()
@@ -641,7 +811,7 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         if p >= 0:
             a = p
             k = p - 1
-            while k >= 0 and same(p, k) and p - k <= 5 and (
+            while near(p, k) and p - k <= 5 and (
                 toks[k].norm in urgent or toks[k].norm in organ or toks[k].norm in _ORGAN_GLUE
             ):
                 if toks[k].norm not in _ORGAN_GLUE:
@@ -693,15 +863,15 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         k = i - 1
         if w == "normal" and same(i, k) and toks[k].norm == "within":
             k -= 1
-        while same(i, k) and toks[k].norm in _NORMAL_SKIP:
+        while near(i, k) and toks[k].norm in _NORMAL_SKIP:
             k -= 1
-        if not (same(i, k) and toks[k].norm in _COPULA):
+        if not (near(i, k) and toks[k].norm in _COPULA):
             continue
         k -= 1
-        while same(i, k) and toks[k].norm in _NORMAL_SKIP:
+        while near(i, k) and toks[k].norm in _NORMAL_SKIP:
             k -= 1
         a = -1
-        while same(i, k) and i - k <= 10 and (
+        while near(i, k) and i - k <= 10 and (
             toks[k].norm in organ or toks[k].norm in study or toks[k].norm in _ORGAN_GLUE
         ):
             if toks[k].norm in organ or toks[k].norm in study:
@@ -754,6 +924,21 @@ def _vocab_heads() -> frozenset[str]:
         if words:
             heads.add(words[-1])
     return frozenset(heads)
+
+
+@lru_cache(maxsize=1)
+def _form_last_words() -> frozenset[str]:
+    """Last word of every normal form in the concept index: only output phrases ending in one
+    can name a concept by form, so only those are looked up."""
+    return frozenset(k.rsplit(" ", 1)[-1] for k in _normalize.concept_index().by_form)
+
+
+@lru_cache(maxsize=1)
+def _lay_words() -> frozenset[str]:
+    """Every word of a lay key in the concept index, and the words a lay phrase may hold besides
+    (negations and joined places, read by :func:`_either_place`)."""
+    words = {w for key in _normalize.concept_index().by_lay for w in key}
+    return frozenset(words | _NOT_WORDS | {"or", "and"})
 
 
 @lru_cache(maxsize=131072)
@@ -885,13 +1070,18 @@ class Aligner:
             source_length = max((p.sentence_end for p in pairs), default=1)
         claimed: set[tuple[int, int]] = set()
         out: list[AlignedTarget | None] = []
-        found: dict[tuple[str, str | None], list[_Cand]] = {}
+        found: dict[tuple[str, str | None, bool], list[_Cand]] = {}
         for p in pairs:
-            key = (p.target_text, p.cui)
+            # whole-organ statements answer a general finding's absence ("no acute
+            # cardiopulmonary abnormality"), never a hedged "pulmonary finding"
+            general = p.level in _ABSENCE
+            key = (p.target_text, p.cui, general)
             cands = found.get(key)
             if cands is None:
                 cands = found[key] = self._distinct(
-                    self._find(p.target_text, idx, cui=p.cui, output_pairs=output_pairs)
+                    self._find(
+                        p.target_text, idx, cui=p.cui, output_pairs=output_pairs, general=general
+                    )
                 )
             if not cands:
                 out.append(None)
@@ -985,6 +1175,7 @@ class Aligner:
         *,
         cui: str | None = None,
         output_pairs: Sequence[CueTargetPair] = (),
+        general: bool = True,
     ) -> list[_Cand]:
         """Candidates of the first stage that finds any, each labelled with its tier and detail.
 
@@ -1020,7 +1211,7 @@ class Aligner:
                 if r:
                     return label(r[1], "abbreviation", r[0])
             elif tier == "cui":
-                need = general_target(words) if words else None
+                need = general_target(words) if words and general else None
                 if need is not None:
                     g = self._general(need, idx)
                     if g:
@@ -1072,18 +1263,18 @@ class Aligner:
         words: tuple[str, ...], idx: OutputIndex, *, with_modifiers: bool = True
     ) -> list[tuple[str, list[tuple[int, int]]]]:
         found: list[tuple[str, list[tuple[int, int]]]] = []
-        spans = idx.form_index().get(words)
+        spans = idx.lookup_form(words)
         if spans:
             found.append(("form", spans))
         b = _bag(words)
         if b is not None:
-            spans = idx.bag_index().get(b)
+            spans = idx.lookup_bag(b)
             if spans:
                 found.append(("word_order", spans))
         if not found and with_modifiers:
             c = _core(words)
             if c is not None:
-                spans = idx.core_index().get(c)
+                spans = idx.lookup_core(c)
                 if spans:
                     found.append(("modifiers", spans))
         return found
@@ -1174,11 +1365,11 @@ class Aligner:
             exp = _vocab_expand(target)
             if exp != target:
                 ew = normal_words(exp)
-                for s, e in idx.form_index().get(ew, ()):
+                for s, e in idx.lookup_form(ew):
                     cands.append(_Cand(s, e, 100.0))
                 b = _bag(ew)
                 if not cands and b is not None:
-                    cands += [_Cand(s, e, 100.0) for s, e in idx.bag_index().get(b, ())]
+                    cands += [_Cand(s, e, 100.0) for s, e in idx.lookup_bag(b)]
             # the output holds an abbreviation of the target
             key = " ".join(words)
             exp_key = " ".join(normal_words(exp)) if exp != target else key
@@ -1209,9 +1400,11 @@ class Aligner:
         raw = target.strip()
         if regex.fullmatch(r"[A-Z]{3,6}", raw):
             letters = raw.lower()
-            for w in idx.by_length(len(letters))[1]:
-                if "".join(x[0] for x in w.words) == letters:
-                    cands.append(_Cand(w.start, w.end, 100.0))
+            firsts = [t.norm for t in idx.tokens if t.norm[:1] == letters[0]]
+            for joined, (s, e) in idx.windows_with(dict.fromkeys(firsts), len(letters)):
+                words = joined.split(" ")
+                if words[0][:1] == letters[0] and "".join(x[0] for x in words) == letters:
+                    cands.append(_Cand(s, e, 100.0))
         elif 3 <= len(words) <= 6 and all(x[0].isalpha() for x in words):
             initials = "".join(x[0] for x in words if x not in _FUNCTION).upper()
             for tok in idx.tokens:
@@ -1239,17 +1432,18 @@ class Aligner:
             return idx._spans
         cindex = _normalize.concept_index()
         found: list[tuple[int, int, str, str, str]] = []
-        for w in idx.windows():
-            if len(w.words) > CONCEPT_MAX_WINDOW or w.words[0] in _FUNCTION or w.words[-1] in _FUNCTION:
-                continue
-            for e in cindex.by_form.get(" ".join(w.words), ()):
-                found.append((w.start, w.end, e.concept_id, e.source, e.strength))
+        for ws, we, words in idx.windows_ending(_form_last_words(), CONCEPT_MAX_WINDOW):
+            for e in cindex.by_form.get(" ".join(words), ()):
+                found.append((ws, we, e.concept_id, e.source, e.strength))
         toks = idx.tokens
+        vocab = _lay_words()
         for seg in idx.segments:
             kept = [i for i in seg if toks[i].norm not in _normalize.LAY_FILLER and toks[i].norm not in _SKIP_IN_LAY]
             for a in range(len(kept)):
                 words: list[str] = []
                 for b in range(a, min(len(kept), a + CONCEPT_MAX_WINDOW)):
+                    if toks[kept[b]].norm not in vocab:
+                        break  # no lay key holds this word: no longer window can match
                     words.append(toks[kept[b]].norm)
                     if b > a and any(
                         toks[j].norm not in _normalize.LAY_FILLER and toks[j].norm not in _SKIP_IN_LAY
@@ -1257,6 +1451,8 @@ class Aligner:
                     ):
                         break
                     hits = cindex.by_lay.get(_normalize.lay_key(words), ())
+                    if not hits and b - a >= 3:
+                        hits = _either_place(words, cindex)
                     if not hits and b > a and any(w in _NOT_WORDS for w in words[1:-1]):
                         # "heart is NOT enlarged": the negation is read as the phrase's level
                         # (inner cue), never part of what it names ("not fully inflated" is a
@@ -1336,8 +1532,8 @@ class Aligner:
         own = set(words)
         for cid, how in concepts:
             for s, e, src, strength in spans.get(cid, ()):
-                if how == "head" and self._qualified_otherwise(s, idx, own):
-                    continue
+                if how == "head" and (strength == "related" or self._qualified_otherwise(s, idx, own)):
+                    continue  # a weak paraphrase of only the head is two weak steps
                 if how == "head":
                     d, score = "head_concept", 90.0
                 elif strength == "related":
@@ -1352,8 +1548,7 @@ class Aligner:
             return None
         return "vocabulary", cands
 
-    @staticmethod
-    def _general(need: frozenset[str], idx: OutputIndex) -> list[_Cand]:
+    def _general(self, need: frozenset[str], idx: OutputIndex) -> list[_Cand]:
         """Whole-organ statements of the output that say what a general target says: the same
         organs ("no sudden problems with your heart or lungs", "your heart and lungs look normal";
         "chest" or the imaging study itself covers any organ), or, scored lower, an urgent problem
@@ -1367,6 +1562,17 @@ class Aligner:
             else:
                 continue
             out.append(_Cand(st.start, st.end, score, "cui", st.kind))
+        if out or not need:
+            return out
+        # a specific finding a lay rewrite gives for the organ's state ("no broken bones" for "no
+        # acute bony abnormality"): a weak paraphrase, listed for checking
+        spans = self._concept_spans(idx) if self.concepts == "vocabulary" else {}
+        for term, groups in _normalize.general_findings()["related"].items():
+            cid = _vocab_concept(term)
+            if cid is None or not need <= set(groups):
+                continue
+            for s, e, _src, _strength in spans.get(cid, ()):
+                out.append(_Cand(s, e, 80.0, "cui", "related", concept=cid))
         return out
 
     @staticmethod
@@ -1457,29 +1663,17 @@ class Aligner:
         for k in (n - 1, n, n + 1):
             if k < 1:
                 continue
-            strings, wins = idx.by_length(k)
-            if not strings:
-                continue
-            assert idx._word_windows is not None
-            by_word = idx._word_windows.get(k)
-            if by_word is None:
-                by_word = {}
-                for i, w in enumerate(wins):
-                    for x in set(w.words):
-                        by_word.setdefault(x, []).append(i)
-                idx._word_windows[k] = by_word
-            pool = sorted({i for w in near for i in by_word.get(w, ())})
+            pool = idx.windows_with(sorted(near), k)
             if not pool:
                 continue
-            sub = [strings[i] for i in pool]
+            sub = [joined for joined, _ in pool]
             for _s, score, j in process.extract(
                 query, sub, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold, limit=None
             ):
-                i = pool[j]
-                w = wins[i]
-                if _DIGITS.findall(strings[i]) != digits or _antonym_clash(words, w.words):
+                joined, (s, e) = pool[j]
+                if _DIGITS.findall(joined) != digits or _antonym_clash(words, joined.split(" ")):
                     continue
-                out.append(_Cand(w.start, w.end, float(score)))
+                out.append(_Cand(s, e, float(score)))
         return out
 
 

@@ -502,8 +502,14 @@ class _Scorer:
             level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
             how = again if again != "span" else how
             if m.detail == "normal":
-                # "your heart and lungs look normal" states the general finding's absence
-                level, cue, how = _NORMAL_MEANS.get(level, level), None, "normal"
+                # "your heart and lungs look normal" states the general finding's absence; only a
+                # cue inside the statement qualifies it ("probably look normal", "are not normal"),
+                # never a negation of an earlier list item ("no collapsed lung, and your bones
+                # look fine")
+                inner = _inner_cue(m.start, m.end, by_cue)
+                level = inner.level if inner is not None else Level.ASSERTED
+                cue, how = None, "normal"
+                level = _NORMAL_MEANS.get(level, level)
             if self.choice == "context" and k == 0 and len(m.candidates) > 1:
                 cand_levels = tuple(
                     lv if sp != (m.start, m.end) else level
@@ -548,6 +554,18 @@ _GLOSS_LEAD = regex.compile(
 
 _AFTER_PAREN = regex.compile(r"\([^()\n]{1,40}\)[ \t]*$", regex.V1)
 _GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
+
+
+def _inner_cue(
+    start: int, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The output pair whose cue lies inside [start, end), nearest the end (not an alternative)."""
+    ordered, cue_starts = by_cue
+    best = None
+    for q in ordered[bisect_left(cue_starts, start) : bisect_left(cue_starts, end)]:
+        if q.cue_end <= end and not q.rule_id.startswith("alt."):
+            best = q
+    return best
 
 
 def _as_cue(q: CueTargetPair) -> Cue:
