@@ -746,6 +746,24 @@ _SPECIFIC_BEFORE = frozenset(
 )  # fmt: skip
 
 
+_ENLARGED = frozenset({"enlarged", "enlargement", "significantly", "grossly", "markedly", "mildly"})
+
+
+def _enlarged_organ(p: CueTargetPair) -> str | None:
+    """The size finding a bare "enlarged" target names through its subject in the source sentence
+    ("The heart is not enlarged" → cardiomegaly; ``size`` rows of general_findings.tsv)."""
+    words = normal_words(p.target_text)
+    if not words or not set(words) <= _ENLARGED or "enlarged" not in words and "enlargement" not in words:
+        return None
+    table = _normalize.general_findings()
+    before = normal_words(p.sentence[: max(0, p.target_start - p.sentence_start)])[-6:]
+    groups = {g for w in before for g in table["organ"].get(w, ())}
+    for term, need in table["size"].items():
+        if set(need) <= groups:
+            return term
+    return None
+
+
 def general_target(words: Sequence[str]) -> frozenset[str] | None:
     """The organ groups a general source target is about ("acute cardiopulmonary abnormality" →
     heart, lung; "acute abnormality" → none), or None when the target names a specific finding.
@@ -842,6 +860,43 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
             elif p != i:
                 a = i
             done("general", a, b, groups, is_urgent, seen_study)
+            continue
+        if w == "size" or w == "sized":
+            # "your heart is a normal size", "normal-sized heart", "heart size is normal"
+            k = i - 1
+            adj = -1
+            if near(i, k) and toks[k].norm in organ and near(i, k - 1) and toks[k - 1].norm in normal:
+                k -= 1  # "a normal heart size"
+            if near(i, k) and toks[k].norm in normal:
+                adj = k
+            else:
+                j = i + 1
+                while near(i, j) and j - i <= 3 and toks[j].norm in _COPULA | {"within"}:
+                    j += 1
+                if near(i, j) and toks[j].norm in normal:
+                    adj = j
+            if adj < 0:
+                continue
+            lo = min(adj, i)
+            a = -1
+            k = lo - 1
+            while near(i, k) and lo - k <= 6 and (
+                toks[k].norm in organ or toks[k].norm in _ORGAN_GLUE or toks[k].norm in _COPULA
+                or toks[k].norm in _ARTICLES or toks[k].norm in _NORMAL_SKIP
+            ):
+                if toks[k].norm in organ:
+                    a = k
+                    break  # the nearest organ is the subject
+                k -= 1
+            b = max(adj, i)
+            if a < 0 and lo + 1 < i and toks[lo + 1].norm in organ:
+                a = lo + 1  # "a normal heart size"
+            if a < 0 and near(i, b + 1) and toks[b + 1].norm in organ:
+                a, b = lo, b + 1
+            if a < 0:
+                continue
+            groups, _ = organs(min(a, lo), b)
+            out.append(_Statement(toks[min(a, lo)].start, toks[b].end, "size", frozenset(groups), False, False))
             continue
         if w not in normal:
             continue
@@ -1083,6 +1138,14 @@ class Aligner:
                         p.target_text, idx, cui=p.cui, output_pairs=output_pairs, general=general
                     )
                 )
+            if not cands and general:
+                term = _enlarged_organ(p)
+                if term is not None:
+                    # "The heart is not enlarged": the target is the predicate, the finding is
+                    # the organ's enlargement (cardiomegaly)
+                    cands = found[key] = self._distinct(
+                        self._find(term, idx, output_pairs=output_pairs, general=general)
+                    )
             if not cands:
                 out.append(None)
                 continue
@@ -1224,6 +1287,10 @@ class Aligner:
                     # only the best kind of concept match competes (a lay "same" beats "related")
                     top = max(c.score for c in r[1])
                     return [c for c in r[1] if c.score == top]
+                if general and words:
+                    z = self._size(target, cui, idx)
+                    if z:
+                        return z
                 if "normalized" in self.tiers and words:
                     h = self._head(words, idx)
                     if h:
@@ -1530,10 +1597,14 @@ class Aligner:
         if exact and any(cid in spans for cid, _ in exact):
             concepts = exact  # the head's concept only when the whole target's is not mentioned
         own = set(words)
+        # a target that names a concept of its own ("pericardial effusion") is not its head's weak
+        # paraphrase ("fluid around the lungs"); one that only adds a place is ("right lower lobe
+        # pneumonia" ~ "an infection")
+        named = any(how == "exact" for _cid, how in concepts)
         for cid, how in concepts:
             for s, e, src, strength in spans.get(cid, ()):
-                if how == "head" and (strength == "related" or self._qualified_otherwise(s, idx, own)):
-                    continue  # a weak paraphrase of only the head is two weak steps
+                if how == "head" and ((strength == "related" and named) or self._qualified_otherwise(s, idx, own)):
+                    continue
                 if how == "head":
                     d, score = "head_concept", 90.0
                 elif strength == "related":
@@ -1555,6 +1626,8 @@ class Aligner:
         with no organ named ("nothing serious was found")."""
         out: list[_Cand] = []
         for st in _general_statements(idx):
+            if st.kind == "size":
+                continue
             if need and (st.study or need <= st.groups):
                 score = 100.0
             elif st.urgent or st.study:
@@ -1574,6 +1647,22 @@ class Aligner:
             for s, e, _src, _strength in spans.get(cid, ()):
                 out.append(_Cand(s, e, 80.0, "cui", "related", concept=cid))
         return out
+
+    def _size(self, target: str, cui: str | None, idx: OutputIndex) -> list[_Cand]:
+        """"Your heart is a normal size" for an enlargement ("no cardiomegaly"): the organ's size
+        said to be normal, read as the finding's absence (detail ``normal``)."""
+        rows = _normalize.general_findings()["size"]
+        if not rows:
+            return []
+        mine = {cid for cid, _how in self._target_concepts(target, cui)}
+        groups = [set(g) for term, g in rows.items() if _vocab_concept(term) in mine]
+        if not groups:
+            return []
+        return [
+            _Cand(st.start, st.end, 100.0, "cui", "normal")
+            for st in _general_statements(idx)
+            if st.kind == "size" and any(g <= st.groups for g in groups)
+        ]
 
     @staticmethod
     def _qualified_otherwise(start: int, idx: OutputIndex, own: set[str]) -> bool:

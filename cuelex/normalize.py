@@ -273,7 +273,7 @@ def word_variants() -> dict[str, str]:
 
 
 #: Roles of ``cuelex/data/general_findings.tsv`` (see the file's header).
-GENERAL_ROLES = ("head", "qualifier", "organ", "problem", "urgent", "normal", "study", "related")
+GENERAL_ROLES = ("head", "qualifier", "organ", "problem", "urgent", "normal", "study", "related", "size")
 
 
 @lru_cache(maxsize=1)
@@ -300,8 +300,8 @@ def general_findings() -> dict[str, dict[str, tuple[str, ...]]]:
         role, word, group = cols[0], cols[1].lower(), tuple(cols[2].split())
         if role not in out:
             raise VocabularyError(f"{path}:{n}: role must be one of {GENERAL_ROLES}, got {role!r}")
-        if (role in ("organ", "related")) != bool(group):
-            raise VocabularyError(f"{path}:{n}: organ and related rows name group(s), other rows none")
+        if (role in ("organ", "related", "size")) != bool(group):
+            raise VocabularyError(f"{path}:{n}: organ, related and size rows name group(s), other rows none")
         out[role][word] = group
     return out
 

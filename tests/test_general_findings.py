@@ -122,3 +122,26 @@ def test_not_fully_expanding_does_not_negate_the_next_alternative():
     )
     levels = {p.source.target_text: p.output_level.value for p in r.pairs if p.retained}
     assert levels.get("infection") == "UL3", r.summary()
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "level"),
+    [
+        ("No cardiomegaly.", "Your heart is a normal size.", "UL1"),
+        ("No cardiomegaly.", "A normal heart size.", "UL1"),
+        ("No cardiomegaly.", "Heart size is normal.", "UL1"),
+        ("No cardiomegaly.", "Your heart is not a normal size.", "ASSERTED"),
+        # the bare predicate names the organ's enlargement through its subject
+        ("The heart is not enlarged.", "Your heart is a normal size.", "UL1"),
+        ("The heart is not enlarged.", "Heart not enlarged.", "UL1"),
+    ],
+)
+def test_size_statements(source, output, level):
+    r = score(source, output, n_boot=0)
+    (p,) = r.pairs
+    assert p.retained and p.output_level.value == level, (p.match, p.output_level)
+
+
+def test_size_statement_is_not_a_specific_finding():
+    r = score("No pleural effusion.", "Your heart is a normal size.", n_boot=0)
+    assert not any(p.retained for p in r.pairs)
