@@ -705,11 +705,12 @@ Alignment tiers used over the run: {tiers}.
 {long_table}
 
 Alignment looks each target up around the occurrences of its rarest word, and lay phrases only
-where a word of a lay key stands, instead of building a table of every phrase window of the output:
-on the 1 MB pair alignment went from about 62 s to about 10 s (profiled, one busy machine, same
-run), and scoring time is now near-linear in length (`tests/test_long_scoring.py` holds 4× the
-text under 7× the time). What remains is mostly extraction of both texts (`cuelex.extract`,
-`assess`) and the metrics tables.
+where a word of a lay key stands, instead of building a table of every phrase window of the output.
+On the 1 MB pair, profiled back to back on one busy machine (2026-11-23), alignment took 62 s of
+99 s with the code before this change and 10 s of 31 s after it; unprofiled the pair then scored
+in 12–35 s depending on the machine's load, of which extracting both texts takes about 4 s and
+`assess`, the output's own pairs and the metrics tables most of the rest. Scoring time is
+near-linear in length (`tests/test_long_scoring.py` holds 4× the text under 7× the time).
 
 Rates per rewrite (a sanity check: a copy keeps everything, deleting every cue asserts everything):
 
@@ -784,8 +785,9 @@ other cases' outputs, where its target is absent).
 With the concept index (HPO layperson synonyms and curated lay terms) the default tiers find
 clausal paraphrases ("your heart looks enlarged", "your spleen may be enlarged", "some lymph nodes
 may be swollen") and lay phrases ("blood clot in your lung", "fluid around your lungs", "broken
-bone", "high blood pressure"); before it they found 15 of 40. The one miss left is a negated
-check ("make sure your appendix is not inflamed"). These 51 pairs were used while writing the lay
+bone", "high blood pressure"); before it they found 15 of 40. The last miss, a negated check
+("make sure your appendix is not inflamed"), is found since a negation inside a lay phrase is read
+as its level. These 51 pairs were used while writing the lay
 terms, so the recall is optimistic; the development set above is the honest number. The optional
 semantic tier (threshold {semantic_default}) stays off by default: it adds little over the concept
 index here and can match bare organ names.
