@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from . import vocab as _vocab
 from .vocab import (
     DATA_DIR,
     VocabularyError,
@@ -40,6 +41,7 @@ __all__ = [
     "concept_id",
     "concept_ids",
     "concept_index",
+    "general_findings",
     "expand_abbreviation",
     "lay_key",
     "norm_token",
@@ -274,6 +276,38 @@ def word_variants() -> dict[str, str]:
         if len(cols) != 4 or not cols[0] or not cols[1]:
             raise VocabularyError(f"{path}:{n}: expected variant, word, example_source, example_output")
         out[cols[0].lower()] = cols[1].lower()
+    return out
+
+
+#: Roles of ``cuelex/data/general_findings.tsv`` (see the file's header).
+GENERAL_ROLES = ("head", "qualifier", "organ", "problem", "urgent", "normal", "study", "related", "size")
+
+
+@lru_cache(maxsize=1)
+def general_findings() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Role → word → organ groups, from ``cuelex/data/general_findings.tsv``: the words of a
+    whole-organ statement ("No acute cardiopulmonary abnormality") and of its lay wordings ("no
+    sudden problems with your heart or lungs", "your heart and lungs look normal")."""
+    path = _vocab.DATA_DIR / "general_findings.tsv"
+    out: dict[str, dict[str, tuple[str, ...]]] = {r: {} for r in GENERAL_ROLES}
+    header = False
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if not header:
+            if cols != ["role", "word", "group", "example_source", "example_output"]:
+                raise _vocab.VocabularyError(f"{path}:{n}: header must be role, word, group, example_source, example_output")
+            header = True
+            continue
+        if len(cols) != 5 or not cols[1] or not cols[3] or not cols[4]:
+            raise _vocab.VocabularyError(f"{path}:{n}: expected role, word, group, example_source, example_output")
+        role, word, group = cols[0], cols[1].lower(), tuple(cols[2].split())
+        if role not in out:
+            raise _vocab.VocabularyError(f"{path}:{n}: role must be one of {GENERAL_ROLES}, got {role!r}")
+        if (role in ("organ", "related", "size")) != bool(group):
+            raise _vocab.VocabularyError(f"{path}:{n}: organ, related and size rows name group(s), other rows none")
+        out[role][word] = group
     return out
 
 

@@ -72,6 +72,7 @@ from ..concepts import normalize as _normalize
 from ..concepts.semantic import SemanticMatcher
 from ..concepts.vocab import read_term_table
 from ..concepts.words import FUNCTION_WORDS as _FUNCTION
+from ..levels import Level
 from ..pipeline import get_engine
 from ..records import CueTargetPair
 
@@ -87,6 +88,7 @@ __all__ = [
     "Aligner",
     "OutputIndex",
     "find_target",
+    "general_target",
 ]
 
 #: Every tier, strictest first.
@@ -121,6 +123,8 @@ CONFIDENCE: dict[str, float] = {
     "cui/lay": 0.85,
     "cui/related": 0.5,
     "cui/head_concept": 0.7,
+    "cui/general": 0.8,
+    "cui/normal": 0.75,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
 }
@@ -253,6 +257,8 @@ class AlignedTarget(BaseModel):
     candidates: tuple[tuple[int, int], ...] = ()
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     concept: str | None = None
+    #: how each of ``candidates`` was matched (tier/detail), in the same order
+    candidate_details: tuple[str, ...] = ()
 
     @property
     def ambiguous(self) -> bool:
@@ -316,6 +322,9 @@ class OutputIndex:
     _tok_starts: list[int] | None = None
     _ctx: dict[tuple[int, int], frozenset[str]] = field(default_factory=dict)
     _labels: dict[tuple[int, int], bool] = field(default_factory=dict)
+    _cseq: list[list[int]] | None = None  # per segment: content-word token indices
+    _cpos: dict[int, tuple[int, int]] | None = None
+    _general: list[_Statement] | None = None  # whole-organ statements (:func:`_general_statements`)
 
     @classmethod
     def build(cls, text: str, sentences: Sequence[tuple[int, int]]) -> OutputIndex:
@@ -409,6 +418,149 @@ class OutputIndex:
                 wins.append(w)
             self._by_len = groups
         return self._by_len.get(n, ([], []))
+
+    # -- lookups around occurrences (linear in the text, no table of every window) --------------
+    def content(self) -> tuple[list[list[int]], dict[int, tuple[int, int]]]:
+        """Per segment the token indices of its content words (articles left out, as in
+        :meth:`windows`), and token index → (segment, position among them)."""
+        if self._cseq is None:
+            cseq: list[list[int]] = []
+            cpos: dict[int, tuple[int, int]] = {}
+            for si, seg in enumerate(self.segments):
+                content = [i for i in seg if self.tokens[i].norm not in _ARTICLES]
+                for j, i in enumerate(content):
+                    cpos[i] = (si, j)
+                cseq.append(content)
+            self._cseq, self._cpos = cseq, cpos
+        assert self._cpos is not None
+        return self._cseq, self._cpos
+
+    def occurrences(self, word: str) -> list[int]:
+        """Token indices of a normalised word."""
+        if self._heads is None:
+            heads: dict[str, list[int]] = {}
+            for i, t in enumerate(self.tokens):
+                heads.setdefault(t.norm, []).append(i)
+            self._heads = heads
+        return self._heads.get(word, [])
+
+    def _anchor(self, words: Sequence[str]) -> str:
+        return min(words, key=lambda w: len(self.occurrences(w)))
+
+    def _around(
+        self, word: str, max_len: int, ends: frozenset[str]
+    ) -> Iterable[tuple[int, int, int, tuple[str, ...]]]:
+        """(segment, a, b, words) of every window of at most ``max_len`` content words holding an
+        occurrence of ``word`` and beginning and ending with a word of ``ends`` (each once)."""
+        cseq, cpos = self.content()
+        seen: set[tuple[int, int, int]] = set()
+        toks = self.tokens
+        for i in self.occurrences(word):
+            c = cpos.get(i)
+            if c is None:
+                continue
+            si, j = c
+            content = cseq[si]
+            lo, hi = max(0, j - max_len + 1), min(len(content), j + max_len)
+            near = [k for k in range(lo, hi) if toks[content[k]].norm in ends]
+            if not ends <= {toks[content[k]].norm for k in near}:
+                continue  # not every word is within reach of this occurrence
+            for a in near:
+                if a > j:
+                    break
+                for last in near:
+                    b = last + 1
+                    if last < j or b - a > max_len or (si, a, b) in seen:
+                        continue
+                    seen.add((si, a, b))
+                    yield si, a, b, tuple(toks[k].norm for k in content[a:b])
+
+    def _span(self, si: int, a: int, b: int) -> tuple[int, int]:
+        content = self.content()[0][si]
+        return self.tokens[content[a]].start, self.tokens[content[b - 1]].end
+
+    def lookup_form(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Spans of the windows whose words are ``words`` (:meth:`form_index` without the table)."""
+        if not words or len(words) > MAX_WINDOW:
+            return []
+        cseq, cpos = self.content()
+        anchor = self._anchor(words)
+        k0 = words.index(anchor)
+        n = len(words)
+        out = []
+        for i in self.occurrences(anchor):
+            c = cpos.get(i)
+            if c is None:
+                continue
+            si, j = c
+            a = j - k0
+            content = cseq[si]
+            if a < 0 or a + n > len(content):
+                continue
+            if all(self.tokens[content[a + k]].norm == words[k] for k in range(n)):
+                out.append(self._span(si, a, a + n))
+        return sorted(out)
+
+    def lookup_bag(self, bag: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Spans of the windows whose words in any order are ``bag`` (:meth:`bag_index`)."""
+        out = []
+        for si, a, b, words in self._around(self._anchor(bag), MAX_WINDOW, frozenset(bag)):
+            if words[0] in _FUNCTION or words[-1] in _FUNCTION:
+                continue
+            if _bag(words) == bag:
+                out.append(self._span(si, a, b))
+        return sorted(out)
+
+    def lookup_core(self, core: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Spans of the windows naming ``core`` once modifiers are dropped (:meth:`core_index`)."""
+        out = []
+        for si, a, b, words in self._around(self._anchor(core), MAX_WINDOW, frozenset(core)):
+            if words[0] in _FUNCTION or words[-1] in _FUNCTION:
+                continue
+            if _is_modifier(words[0]) or _is_modifier(words[-1]):
+                continue
+            if sum(1 for x in words if _is_modifier(x)) > MODIFIER_MAX:
+                continue
+            if _core(words) == core:
+                out.append(self._span(si, a, b))
+        return sorted(out)
+
+    def windows_with(self, near: Iterable[str], n: int) -> list[tuple[str, tuple[int, int]]]:
+        """(joined words, span) of the windows of ``n`` content words, no function word at either
+        end, holding one of the words ``near`` (:meth:`by_length`, only where it matters)."""
+        found: dict[tuple[int, int, int], tuple[str, ...]] = {}
+        cseq, cpos = self.content()
+        for w in near:
+            for i in self.occurrences(w):
+                c = cpos.get(i)
+                if c is None:
+                    continue
+                si, j = c
+                content = cseq[si]
+                for a in range(max(0, j - n + 1), j + 1):
+                    if a + n > len(content) or (si, a, a + n) in found:
+                        continue
+                    words = tuple(self.tokens[k].norm for k in content[a : a + n])
+                    if words[0] not in _FUNCTION and words[-1] not in _FUNCTION:
+                        found[(si, a, a + n)] = words
+        return [(" ".join(w), self._span(*key)) for key, w in sorted(found.items())]
+
+    def windows_ending(self, last: frozenset[str], max_len: int) -> list[tuple[int, int, tuple[str, ...]]]:
+        """(start, end, words) of the windows of at most ``max_len`` content words, no function
+        word at either end, whose last word is in ``last``."""
+        cseq, _ = self.content()
+        toks = self.tokens
+        out = []
+        for si, content in enumerate(cseq):
+            for b, i in enumerate(content):
+                if toks[i].norm not in last:
+                    continue
+                for a in range(b, max(-1, b - max_len), -1):
+                    words = tuple(toks[k].norm for k in content[a : b + 1])
+                    if words[0] in _FUNCTION or words[-1] in _FUNCTION:
+                        continue
+                    out.append((toks[content[a]].start, toks[i].end, words))
+        return out
 
     def segment_of(self) -> list[tuple[int, int]]:
         """Token index → (first, last) token index of its segment."""
@@ -507,6 +659,25 @@ _SKIP_IN_LAY = frozenset(
     may might could can would will have has had found seen noted visible
     """.split()
 )  # fmt: skip
+_PLACES = frozenset({"in", "on", "around", "near", "inside", "within", "into", "behind", "under", "over", "above", "below", "at"})
+
+
+def _either_place(words: Sequence[str], cindex: Any) -> tuple[Any, ...]:
+    """Concepts of a lay phrase with two places joined ("fluid in or around the lungs" names
+    fluid in the lungs and fluid around them): each place alone, both kept."""
+    for j in range(1, len(words) - 1):
+        if words[j] in ("or", "and") and words[j - 1] in _PLACES and words[j + 1] in _PLACES:
+            first = [*words[:j], *words[j + 2 :]]
+            second = [*words[: j - 1], *words[j + 1 :]]
+            got = dict.fromkeys(cindex.by_lay.get(_normalize.lay_key(first), ()))
+            got.update(dict.fromkeys(cindex.by_lay.get(_normalize.lay_key(second), ())))
+            return tuple(got)
+    return ()
+
+
+#: Negations that may stand inside a lay phrase ("heart is not enlarged"): skipped when the phrase
+#: is looked up (only inside it, never at its edges), and read as its level.
+_NOT_WORDS = frozenset({"not", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "no"})
 #: A word before an output head that makes it another finding: adjective-like or anatomical.
 _DESCRIPTIVE = regex.compile(r"[a-z]+(?:al|ar|ic|ous|ary|ive|ile|oid|eal|ac)|lung|liver|kidney|heart|bone|rib|brain|chest|spine|skin|bowel|colon|gallbladder|bladder|thyroid|adrenal|breast|neck|abdominal|joint|knee|hip|shoulder|wrist|ankle|leg|arm|foot|hand|head|vein|artery|aorta", regex.V1)
 _CODE = regex.compile(r"[a-z]{1,2}\d{1,2}", regex.V1)  # vertebral and other level codes: l5, t12
@@ -516,6 +687,242 @@ _NOT_DESCRIPTIVE = frozenset(
     obvious previous definitive conclusive significant apparent
     """.split()
 )  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------------
+# General findings: whole-organ statements ("No acute cardiopulmonary abnormality")
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """A whole-organ statement of the output: "no sudden problems with your heart or lungs"
+    (``kind`` "general") or "your heart and lungs look normal" (``kind`` "normal")."""
+
+    start: int
+    end: int
+    kind: str
+    groups: frozenset[str]
+    urgent: bool
+    study: bool
+
+
+#: Source levels whose general findings whole-organ statements can answer.
+_ABSENCE = frozenset({Level.UL1, Level.HEDGED_ABSENT})
+#: Words a general statement's organ list may hold besides organs ("your heart AND lungs").
+_ORGAN_GLUE = frozenset({"your", "the", "his", "her", "their", "and", "or", "both", "either", "other", "any", "x"})
+#: A negation opening a general statement, and the words it may reach over ("no SIGNS OF any ...").
+_NEG_OPEN = frozenset({"no", "nothing", "without", "none", "never"})
+_NEG_GLUE = frozenset({"any", "other", "sign", "evidence", "of", "more", "further"})
+#: Verbs between a problem word and the organs it is about ("nothing serious WAS FOUND in the chest").
+_FOUND_VERBS = frozenset({"was", "were", "is", "are", "be", "been", "found", "seen", "noted", "detected", "shown", "identified", "visible", "present"})
+_ABOUT = frozenset({"with", "in", "of", "involving", "affecting", "about", "within", "on", "to"})
+#: Between the organs and "normal": the verb, and adverbs or hedges whose level is read separately.
+_COPULA = frozenset({"look", "looked", "is", "are", "was", "were", "appear", "appeared", "seem", "seemed", "remain", "remained", "be", "been"})
+_NORMAL_SKIP = frozenset(
+    """completely totally entirely perfectly all quite very overall generally mostly otherwise both
+    still also probably likely may might could essentially basically do does did not don't
+    doesn't didn't""".split()
+)  # fmt: skip
+#: Words before an organ problem that make it a specific condition ("long-term lung disease").
+_SPECIFIC_BEFORE = frozenset(
+    """chronic long term obstructive interstitial restrictive degenerative old healed previous prior
+    known past underlying structural congenital inherited""".split()
+)  # fmt: skip
+
+
+_ENLARGED = frozenset({"enlarged", "enlargement", "significantly", "grossly", "markedly", "mildly"})
+
+
+def _enlarged_organ(p: CueTargetPair) -> str | None:
+    """The size finding a bare "enlarged" target names through its subject in the source sentence
+    ("The heart is not enlarged" → cardiomegaly; ``size`` rows of general_findings.tsv)."""
+    words = normal_words(p.target_text)
+    if not words or not set(words) <= _ENLARGED or "enlarged" not in words and "enlargement" not in words:
+        return None
+    table = _normalize.general_findings()
+    before = normal_words(p.sentence[: max(0, p.target_start - p.sentence_start)])[-6:]
+    groups = {g for w in before for g in table["organ"].get(w, ())}
+    for term, need in table["size"].items():
+        if set(need) <= groups:
+            return term
+    return None
+
+
+def general_target(words: Sequence[str]) -> frozenset[str] | None:
+    """The organ groups a general source target is about ("acute cardiopulmonary abnormality" →
+    heart, lung; "acute abnormality" → none), or None when the target names a specific finding.
+    Words are normal forms (:func:`normal_words`); see ``cuelex/data/general_findings.tsv``."""
+    table = _normalize.general_findings()
+    core = [w for w in words if w not in _FUNCTION and w != "or"]
+    if not core or core[-1] not in table["head"]:
+        return None
+    groups: set[str] = set()
+    for w in core[:-1]:
+        if w in table["organ"]:
+            groups.update(table["organ"][w])
+        elif w not in table["qualifier"]:
+            return None
+    return frozenset(groups)
+
+
+def _general_statements(idx: OutputIndex) -> list[_Statement]:
+    """Every whole-organ statement of an output, found once per output (linear in its length)."""
+    if idx._general is not None:
+        return idx._general
+    table = _normalize.general_findings()
+    organ, problem, urgent, normal, study = (
+        table["organ"], table["problem"], table["urgent"], table["normal"], table["study"],
+    )  # fmt: skip
+    toks = idx.tokens
+    n = len(toks)
+    out: list[_Statement] = []
+
+    seg_of = idx.segment_of()
+
+    def same(i: int, j: int) -> bool:
+        return 0 <= j < n and toks[j].sent == toks[i].sent
+
+    def near(i: int, j: int) -> bool:
+        """Same segment: no punctuation between ("collapsed lung, and your bones" is two)."""
+        return 0 <= j < n and seg_of[j] == seg_of[i]
+
+    def organs(lo: int, hi: int) -> tuple[set[str], bool]:
+        groups: set[str] = set()
+        seen_study = False
+        for k in range(lo, hi + 1):
+            groups.update(organ.get(toks[k].norm, ()))
+            seen_study = seen_study or toks[k].norm in study
+        return groups, seen_study
+
+    def done(kind: str, a: int, b: int, groups: set[str], is_urgent: bool, seen_study: bool) -> None:
+        if {"heart", "lung"} <= groups:
+            groups.add("chest")
+        if not groups and not is_urgent and not seen_study:
+            return
+        if same(a, a - 1) and toks[a - 1].norm in _SPECIFIC_BEFORE:
+            return  # "long-term lung disease" names a condition, not the organ's state
+        out.append(_Statement(toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study))
+
+    for i, t in enumerate(toks):
+        w = t.norm
+        p = -1
+        if w in problem:
+            p = i
+        elif w in ("nothing", "anything") and same(i, i + 1) and toks[i + 1].norm in urgent:
+            p = i + 1
+        if p >= 0:
+            a = p
+            k = p - 1
+            while near(p, k) and p - k <= 5 and (
+                toks[k].norm in urgent or toks[k].norm in organ or toks[k].norm in _ORGAN_GLUE
+            ):
+                if toks[k].norm not in _ORGAN_GLUE:
+                    a = k
+                k -= 1
+            b = p
+            k = p + 1
+            while same(p, k) and k - p <= 3 and toks[k].norm in _FOUND_VERBS:
+                k += 1
+            if same(p, k) and toks[k].norm in _ABOUT:
+                k += 1
+                j = k
+                while same(p, j) and j - k < 7 and (
+                    toks[j].norm in organ or toks[j].norm in study or toks[j].norm in _ORGAN_GLUE
+                ):
+                    if toks[j].norm in organ or toks[j].norm in study:
+                        b = j
+                    j += 1
+            groups, seen_study = organs(a, b)
+            is_urgent = p != i or any(toks[k].norm in urgent for k in range(a, p))
+            # the negation that opens the statement belongs to it ("NO acute issues", "NOTHING
+            # serious"): problem words are no extraction targets, so the level is read from there
+            k = (i if p != i else a) - 1
+            while same(a, k) and a - k <= 4 and toks[k].norm in _NEG_GLUE:
+                k -= 1
+            if same(a, k) and toks[k].norm in _NEG_OPEN:
+                a = k
+            elif p != i:
+                a = i
+            done("general", a, b, groups, is_urgent, seen_study)
+            continue
+        if w == "size" or w == "sized":
+            # "your heart is a normal size", "normal-sized heart", "heart size is normal"
+            k = i - 1
+            adj = -1
+            if near(i, k) and toks[k].norm in organ and near(i, k - 1) and toks[k - 1].norm in normal:
+                k -= 1  # "a normal heart size"
+            if near(i, k) and toks[k].norm in normal:
+                adj = k
+            else:
+                j = i + 1
+                while near(i, j) and j - i <= 3 and toks[j].norm in _COPULA | {"within"}:
+                    j += 1
+                if near(i, j) and toks[j].norm in normal:
+                    adj = j
+            if adj < 0:
+                continue
+            lo = min(adj, i)
+            a = -1
+            k = lo - 1
+            while near(i, k) and lo - k <= 6 and (
+                toks[k].norm in organ or toks[k].norm in _ORGAN_GLUE or toks[k].norm in _COPULA
+                or toks[k].norm in _ARTICLES or toks[k].norm in _NORMAL_SKIP
+            ):
+                if toks[k].norm in organ:
+                    a = k
+                    break  # the nearest organ is the subject
+                k -= 1
+            b = max(adj, i)
+            if a < 0 and lo + 1 < i and toks[lo + 1].norm in organ:
+                a = lo + 1  # "a normal heart size"
+            if a < 0 and near(i, b + 1) and toks[b + 1].norm in organ:
+                a, b = lo, b + 1
+            if a < 0:
+                continue
+            groups, _ = organs(min(a, lo), b)
+            out.append(_Statement(toks[min(a, lo)].start, toks[b].end, "size", frozenset(groups), False, False))
+            continue
+        if w not in normal:
+            continue
+        nxt = toks[i + 1].norm if same(i, i + 1) else ""
+        if nxt in ("size", "limit") or (nxt == "in" and same(i, i + 2) and toks[i + 2].norm == "size"):
+            if not (w == "normal" and nxt == "limit" and i > 0 and toks[i - 1].norm == "within"):
+                continue
+        if nxt in organ or nxt in study:
+            j, b = i + 1, i
+            while same(i, j) and j - i <= 6 and (
+                toks[j].norm in organ or toks[j].norm in study or toks[j].norm in _ORGAN_GLUE
+            ):
+                if toks[j].norm in organ or toks[j].norm in study:
+                    b = j
+                j += 1
+            groups, seen_study = organs(i + 1, b)
+            done("normal", i, b, groups, False, seen_study)
+            continue
+        k = i - 1
+        if w == "normal" and same(i, k) and toks[k].norm == "within":
+            k -= 1
+        while near(i, k) and toks[k].norm in _NORMAL_SKIP:
+            k -= 1
+        if not (near(i, k) and toks[k].norm in _COPULA):
+            continue
+        k -= 1
+        while near(i, k) and toks[k].norm in _NORMAL_SKIP:
+            k -= 1
+        a = -1
+        while near(i, k) and i - k <= 10 and (
+            toks[k].norm in organ or toks[k].norm in study or toks[k].norm in _ORGAN_GLUE
+        ):
+            if toks[k].norm in organ or toks[k].norm in study:
+                a = k
+            k -= 1
+        if a < 0:
+            continue
+        groups, seen_study = organs(a, i)
+        done("normal", a, i, groups, False, seen_study)
+    idx._general = out
+    return out
 
 
 def _bisect_start(cands: list[_Cand], pos: int) -> int:
@@ -555,6 +962,21 @@ def _vocab_heads() -> frozenset[str]:
         if words:
             heads.add(words[-1])
     return frozenset(heads)
+
+
+@lru_cache(maxsize=1)
+def _form_last_words() -> frozenset[str]:
+    """Last word of every normal form in the concept index: only output phrases ending in one
+    can name a concept by form, so only those are looked up."""
+    return frozenset(k.rsplit(" ", 1)[-1] for k in _normalize.concept_index().by_form)
+
+
+@lru_cache(maxsize=1)
+def _lay_words() -> frozenset[str]:
+    """Every word of a lay key in the concept index, and the words a lay phrase may hold besides
+    (negations and joined places, read by :func:`_either_place`)."""
+    words = {w for key in _normalize.concept_index().by_lay for w in key}
+    return frozenset(words | _NOT_WORDS | {"or", "and"})
 
 
 @lru_cache(maxsize=131072)
@@ -682,14 +1104,27 @@ class Aligner:
             source_length = max((p.sentence_end for p in pairs), default=1)
         claimed: set[tuple[int, int]] = set()
         out: list[AlignedTarget | None] = []
-        found: dict[tuple[str, str | None], list[_Cand]] = {}
+        found: dict[tuple[str, str | None, bool], list[_Cand]] = {}
         for p in pairs:
-            key = (p.target_text, p.cui)
+            # whole-organ statements answer a general finding's absence ("no acute
+            # cardiopulmonary abnormality"), never a hedged "pulmonary finding"
+            general = p.level in _ABSENCE
+            key = (p.target_text, p.cui, general)
             cands = found.get(key)
             if cands is None:
                 cands = found[key] = self._distinct(
-                    self._find(p.target_text, idx, cui=p.cui, output_pairs=output_pairs)
+                    self._find(
+                        p.target_text, idx, cui=p.cui, output_pairs=output_pairs, general=general
+                    )
                 )
+            if not cands and general:
+                term = _enlarged_organ(p)
+                if term is not None:
+                    # "The heart is not enlarged": the target is the predicate, the finding is
+                    # the organ's enlargement (cardiomegaly)
+                    cands = found[key] = self._distinct(
+                        self._find(term, idx, output_pairs=output_pairs, general=general)
+                    )
             if not cands:
                 out.append(None)
                 continue
@@ -782,6 +1217,7 @@ class Aligner:
         *,
         cui: str | None = None,
         output_pairs: Sequence[CueTargetPair] = (),
+        general: bool = True,
     ) -> list[_Cand]:
         """Candidates of the first stage that finds any, each labelled with its tier and detail.
 
@@ -817,6 +1253,11 @@ class Aligner:
                 if r:
                     return label(r[1], "abbreviation", r[0])
             elif tier == "cui":
+                need = general_target(words) if words and general else None
+                if need is not None:
+                    g = self._general(need, idx)
+                    if g:
+                        return g
                 r = self._cui(target, words, cui, idx, output_pairs)
                 if r:
                     for c in r[1]:
@@ -825,6 +1266,10 @@ class Aligner:
                     # only the best kind of concept match competes (a lay "same" beats "related")
                     top = max(c.score for c in r[1])
                     return [c for c in r[1] if c.score == top]
+                if general and words:
+                    z = self._size(target, cui, idx)
+                    if z:
+                        return z
                 if "normalized" in self.tiers and words:
                     h = self._head(words, idx)
                     if h:
@@ -864,18 +1309,18 @@ class Aligner:
         words: tuple[str, ...], idx: OutputIndex, *, with_modifiers: bool = True
     ) -> list[tuple[str, list[tuple[int, int]]]]:
         found: list[tuple[str, list[tuple[int, int]]]] = []
-        spans = idx.form_index().get(words)
+        spans = idx.lookup_form(words)
         if spans:
             found.append(("form", spans))
         b = _bag(words)
         if b is not None:
-            spans = idx.bag_index().get(b)
+            spans = idx.lookup_bag(b)
             if spans:
                 found.append(("word_order", spans))
         if not found and with_modifiers:
             c = _core(words)
             if c is not None:
-                spans = idx.core_index().get(c)
+                spans = idx.lookup_core(c)
                 if spans:
                     found.append(("modifiers", spans))
         return found
@@ -966,11 +1411,11 @@ class Aligner:
             exp = _vocab_expand(target)
             if exp != target:
                 ew = normal_words(exp)
-                for s, e in idx.form_index().get(ew, ()):
+                for s, e in idx.lookup_form(ew):
                     cands.append(_Cand(s, e, 100.0))
                 b = _bag(ew)
                 if not cands and b is not None:
-                    cands += [_Cand(s, e, 100.0) for s, e in idx.bag_index().get(b, ())]
+                    cands += [_Cand(s, e, 100.0) for s, e in idx.lookup_bag(b)]
             # the output holds an abbreviation of the target
             key = " ".join(words)
             exp_key = " ".join(normal_words(exp)) if exp != target else key
@@ -1001,9 +1446,11 @@ class Aligner:
         raw = target.strip()
         if regex.fullmatch(r"[A-Z]{3,6}", raw):
             letters = raw.lower()
-            for w in idx.by_length(len(letters))[1]:
-                if "".join(x[0] for x in w.words) == letters:
-                    cands.append(_Cand(w.start, w.end, 100.0))
+            firsts = [t.norm for t in idx.tokens if t.norm[:1] == letters[0]]
+            for joined, (s, e) in idx.windows_with(dict.fromkeys(firsts), len(letters)):
+                words = joined.split(" ")
+                if words[0][:1] == letters[0] and "".join(x[0] for x in words) == letters:
+                    cands.append(_Cand(s, e, 100.0))
         elif 3 <= len(words) <= 6 and all(x[0].isalpha() for x in words):
             initials = "".join(x[0] for x in words if x not in _FUNCTION).upper()
             for tok in idx.tokens:
@@ -1031,24 +1478,35 @@ class Aligner:
             return idx._spans
         cindex = _normalize.concept_index()
         found: list[tuple[int, int, str, str, str]] = []
-        for w in idx.windows():
-            if len(w.words) > CONCEPT_MAX_WINDOW or w.words[0] in _FUNCTION or w.words[-1] in _FUNCTION:
-                continue
-            for e in cindex.by_form.get(" ".join(w.words), ()):
-                found.append((w.start, w.end, e.concept_id, e.source, e.strength))
+        for ws, we, words in idx.windows_ending(_form_last_words(), CONCEPT_MAX_WINDOW):
+            for e in cindex.by_form.get(" ".join(words), ()):
+                found.append((ws, we, e.concept_id, e.source, e.strength))
         toks = idx.tokens
+        vocab = _lay_words()
         for seg in idx.segments:
             kept = [i for i in seg if toks[i].norm not in _normalize.LAY_FILLER and toks[i].norm not in _SKIP_IN_LAY]
             for a in range(len(kept)):
                 words: list[str] = []
                 for b in range(a, min(len(kept), a + CONCEPT_MAX_WINDOW)):
+                    if toks[kept[b]].norm not in vocab:
+                        break  # no lay key holds this word: no longer window can match
                     words.append(toks[kept[b]].norm)
                     if b > a and any(
                         toks[j].norm not in _normalize.LAY_FILLER and toks[j].norm not in _SKIP_IN_LAY
                         for j in range(kept[b - 1] + 1, kept[b])
                     ):
                         break
-                    for e in cindex.by_lay.get(_normalize.lay_key(words), ()):
+                    hits = cindex.by_lay.get(_normalize.lay_key(words), ())
+                    if not hits and b - a >= 3:
+                        hits = _either_place(words, cindex)
+                    if not hits and b > a and any(w in _NOT_WORDS for w in words[1:-1]):
+                        # "heart is NOT enlarged": the negation is read as the phrase's level
+                        # (inner cue), never part of what it names ("not fully inflated" is a
+                        # lay term of its own and matches above)
+                        hits = cindex.by_lay.get(
+                            _normalize.lay_key([w for w in words if w not in _NOT_WORDS]), ()
+                        )
+                    for e in hits:
                         found.append((toks[kept[a]].start, toks[kept[b]].end, e.concept_id, e.source, e.strength))
         for s_, e_, _, c in self._output_abbreviations(idx):
             if c is not None:
@@ -1118,9 +1576,13 @@ class Aligner:
         if exact and any(cid in spans for cid, _ in exact):
             concepts = exact  # the head's concept only when the whole target's is not mentioned
         own = set(words)
+        # a target that names a concept of its own ("pericardial effusion") is not its head's weak
+        # paraphrase ("fluid around the lungs"); one that only adds a place is ("right lower lobe
+        # pneumonia" ~ "an infection")
+        named = any(how == "exact" for _cid, how in concepts)
         for cid, how in concepts:
             for s, e, src, strength in spans.get(cid, ()):
-                if how == "head" and self._qualified_otherwise(s, idx, own):
+                if how == "head" and ((strength == "related" and named) or self._qualified_otherwise(s, idx, own)):
                     continue
                 if how == "head":
                     d, score = "head_concept", 90.0
@@ -1135,6 +1597,51 @@ class Aligner:
         if not cands:
             return None
         return "vocabulary", cands
+
+    def _general(self, need: frozenset[str], idx: OutputIndex) -> list[_Cand]:
+        """Whole-organ statements of the output that say what a general target says: the same
+        organs ("no sudden problems with your heart or lungs", "your heart and lungs look normal";
+        "chest" or the imaging study itself covers any organ), or, scored lower, an urgent problem
+        with no organ named ("nothing serious was found")."""
+        out: list[_Cand] = []
+        for st in _general_statements(idx):
+            if st.kind == "size":
+                continue
+            if need and (st.study or need <= st.groups):
+                score = 100.0
+            elif st.urgent or st.study:
+                score = 100.0 if not need else 90.0
+            else:
+                continue
+            out.append(_Cand(st.start, st.end, score, "cui", st.kind))
+        if out or not need:
+            return out
+        # a specific finding a lay rewrite gives for the organ's state ("no broken bones" for "no
+        # acute bony abnormality"): a weak paraphrase, listed for checking
+        spans = self._concept_spans(idx) if self.concepts == "vocabulary" else {}
+        for term, groups in _normalize.general_findings()["related"].items():
+            cid = _vocab_concept(term)
+            if cid is None or not need <= set(groups):
+                continue
+            for s, e, _src, _strength in spans.get(cid, ()):
+                out.append(_Cand(s, e, 80.0, "cui", "related", concept=cid))
+        return out
+
+    def _size(self, target: str, cui: str | None, idx: OutputIndex) -> list[_Cand]:
+        """"Your heart is a normal size" for an enlargement ("no cardiomegaly"): the organ's size
+        said to be normal, read as the finding's absence (detail ``normal``)."""
+        rows = _normalize.general_findings()["size"]
+        if not rows:
+            return []
+        mine = {cid for cid, _how in self._target_concepts(target, cui)}
+        groups = [set(g) for term, g in rows.items() if _vocab_concept(term) in mine]
+        if not groups:
+            return []
+        return [
+            _Cand(st.start, st.end, 100.0, "cui", "normal")
+            for st in _general_statements(idx)
+            if st.kind == "size" and any(g <= st.groups for g in groups)
+        ]
 
     @staticmethod
     def _qualified_otherwise(start: int, idx: OutputIndex, own: set[str]) -> bool:
@@ -1224,29 +1731,17 @@ class Aligner:
         for k in (n - 1, n, n + 1):
             if k < 1:
                 continue
-            strings, wins = idx.by_length(k)
-            if not strings:
-                continue
-            assert idx._word_windows is not None
-            by_word = idx._word_windows.get(k)
-            if by_word is None:
-                by_word = {}
-                for i, w in enumerate(wins):
-                    for x in set(w.words):
-                        by_word.setdefault(x, []).append(i)
-                idx._word_windows[k] = by_word
-            pool = sorted({i for w in near for i in by_word.get(w, ())})
+            pool = idx.windows_with(sorted(near), k)
             if not pool:
                 continue
-            sub = [strings[i] for i in pool]
+            sub = [joined for joined, _ in pool]
             for _s, score, j in process.extract(
                 query, sub, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold, limit=None
             ):
-                i = pool[j]
-                w = wins[i]
-                if _DIGITS.findall(strings[i]) != digits or _antonym_clash(words, w.words):
+                joined, (s, e) = pool[j]
+                if _DIGITS.findall(joined) != digits or _antonym_clash(words, joined.split(" ")):
                     continue
-                out.append(_Cand(w.start, w.end, float(score)))
+                out.append(_Cand(s, e, float(score)))
         return out
 
 
@@ -1288,6 +1783,7 @@ def _aligned(chosen: list[_Cand], idx: OutputIndex, total: int | None = None) ->
         context_similarity=round(best.context, 2),
         n_candidates=len(chosen),
         candidates=tuple((c.start, c.end) for c in chosen),
+        candidate_details=tuple(f"{c.tier}/{c.detail}" for c in chosen),
         confidence=_confidence(best, total),
         concept=best.concept,
     )

@@ -468,6 +468,11 @@ class _Scorer:
                 scored.append(ScoredPair(source=p, fate=M.DROPPED, p_source=p_source))
                 continue
             cand_levels = tuple(assessed[sp].level for sp in m.candidates)
+            if m.candidate_details:
+                cand_levels = tuple(
+                    _NORMAL_MEANS.get(lv, lv) if d == "cui/normal" else lv
+                    for lv, d in zip(cand_levels, m.candidate_details, strict=False)
+                )
             k = 0
             if self.choice == "first":
                 k = min(range(len(m.candidates)), key=lambda i: m.candidates[i])
@@ -475,7 +480,10 @@ class _Scorer:
                 k = next((i for i, lv in enumerate(cand_levels) if lv is p.level), 0)
             if k:
                 s, e = m.candidates[k]
-                m = m.model_copy(update={"start": s, "end": e, "text": output[s:e]})
+                update: dict[str, Any] = {"start": s, "end": e, "text": output[s:e]}
+                if len(m.candidate_details) > k:
+                    update["tier"], update["detail"] = m.candidate_details[k].split("/", 1)
+                m = m.model_copy(update=update)
             a = assessed[(m.start, m.end)]
             level, cue, how = a.level, a.cue, "span"
             if cue is not None and m.start < cue.start and cue.end < m.end and cue.rule_id.startswith("alt."):
@@ -491,6 +499,15 @@ class _Scorer:
                     how = "phrase_head"
             level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
             how = again if again != "span" else how
+            if m.detail == "normal":
+                # "your heart and lungs look normal" states the general finding's absence; only a
+                # cue inside the statement qualifies it ("probably look normal", "are not normal"),
+                # never a negation of an earlier list item ("no collapsed lung, and your bones
+                # look fine")
+                inner = _inner_cue(m.start, m.end, by_cue)
+                level = inner.level if inner is not None else Level.ASSERTED
+                cue, how = None, "normal"
+                level = _NORMAL_MEANS.get(level, level)
             if self.choice == "context" and k == 0 and len(m.candidates) > 1:
                 cand_levels = tuple(
                     lv if sp != (m.start, m.end) else level
@@ -516,6 +533,16 @@ class _Scorer:
         return scored, output_pairs
 
 
+#: What a "normal" statement's level says of the general finding it answers: "the lungs look
+#: normal" is its absence, "the lungs do not look normal" its presence, "probably normal" a
+#: leaning toward absence.
+_NORMAL_MEANS = {
+    Level.ASSERTED: Level.UL1,
+    Level.UL1: Level.ASSERTED,
+    Level.UL2: Level.HEDGED_ABSENT,
+    Level.HEDGED_ABSENT: Level.UL2,
+}
+
 _GLOSS_LEAD = regex.compile(
     r"\(\s*(?:(?:also\s+)?(?:called|known\s+as|termed|named)|i\.?e\.?,?|that\s+is,?|=|or)?\s*"
     r"(?:[^()]{0,40}?(?:\s+or|\s+and|,|/)\s*)?(?:an?\s+|the\s+)?$",
@@ -525,6 +552,18 @@ _GLOSS_LEAD = regex.compile(
 
 _AFTER_PAREN = regex.compile(r"\([^()\n]{1,40}\)[ \t]*$", regex.V1)
 _GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
+
+
+def _inner_cue(
+    start: int, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The output pair whose cue lies inside [start, end), nearest the end (not an alternative)."""
+    ordered, cue_starts = by_cue
+    best = None
+    for q in ordered[bisect_left(cue_starts, start) : bisect_left(cue_starts, end)]:
+        if q.cue_end <= end and not q.rule_id.startswith("alt."):
+            best = q
+    return best
 
 
 def _as_cue(q: CueTargetPair) -> Cue:
