@@ -9,7 +9,7 @@ from spacy.tokens import Doc
 from .api import get_engine, get_linker
 from .corpus import check_text
 from .dedup import deduplicate
-from .extensions import ASSESS_KEY, PAIRS_KEY, encode, register_extensions
+from .extensions import ASSESS_KEY, PAIRS_KEY, encode, encode_pairs, register_extensions
 
 register_extensions()
 
@@ -75,7 +75,7 @@ class CuelexComponent:
         if self.deduplicate:
             pairs = deduplicate(pairs)
         # JSON text, not dicts: see cuelex.extensions (medSpaCy's msgpack decoders)
-        doc.user_data[PAIRS_KEY] = encode([p.model_dump(mode="json") for p in pairs])
+        doc.user_data[PAIRS_KEY] = encode_pairs(pairs)
         if self.spans_key:
             spans = []
             for p in pairs:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from typing import NamedTuple
 
 import regex
 
@@ -292,6 +293,7 @@ class _Scanner:
         # (case-sensitive, fast) when lower-casing keeps every offset, else case-insensitively.
         self._prefilter_ci = self._CANDIDATES
         self._prefilter = None
+        self._prefilter_ascii: re.Pattern[str] | None = None
         if not anywhere:
             parts = []
             if bounded:
@@ -301,6 +303,9 @@ class _Scanner:
             source = "|".join(parts) or r"(?!)"
             self._prefilter = regex.compile(source, regex.V1)
             self._prefilter_ci = regex.compile(source, _FLAGS)
+            # on ASCII text the stdlib engine reads \w exactly as ``regex`` does, at a third of
+            # the cost (this prefilter is most of the scan's time)
+            self._prefilter_ascii = re.compile(source)
 
     def _compile(self, ids: frozenset[int]) -> regex.Pattern:
         """The POSIX alternation of a set of patterns (plus those that may start anywhere), cached."""
@@ -338,7 +343,9 @@ class _Scanner:
         at = self._at
         depth = self.DEPTH
         low = text.lower()
-        if self._prefilter is not None and len(low) == len(text):
+        if self._prefilter_ascii is not None and text.isascii():
+            stops = self._prefilter_ascii.finditer(low)
+        elif self._prefilter is not None and len(low) == len(text):
             stops = self._prefilter.finditer(low)
         else:
             stops = self._prefilter_ci.finditer(text, overlapped=True)
@@ -442,10 +449,84 @@ class _Construct:
 
 _object_setattr = object.__setattr__
 _new_pair = _Construct(CueTargetPair)
+_OFFSETS = ("sentence_start", "sentence_end", "cue_start", "cue_end", "target_start", "target_end")
+_MEMO_MAX_ENTRIES = 8192  # memoised sentences per engine (the memo is emptied when full)
+_MEMO_MAX_CHARS = 600  # longer sentences are not memoised (they rarely repeat)
+_MEMO_MAX_DOC_CHARS = 2000  # nor longer texts as a whole
 
 
-@dataclass(frozen=True)
-class _Match:
+def _moved(p: CueTargetPair, delta: int, doc_id: str | None) -> CueTargetPair:
+    """``p`` with every offset moved by ``delta`` and the given ``doc_id`` (same fields set)."""
+    data = p.__dict__.copy()
+    for name in _OFFSETS:
+        data[name] += delta
+    data["doc_id"] = doc_id
+    inst = CueTargetPair.__new__(CueTargetPair)
+    _object_setattr(inst, "__dict__", data)
+    _object_setattr(inst, "__pydantic_fields_set__", set(p.__pydantic_fields_set__))
+    _object_setattr(inst, "__pydantic_extra__", None)
+    _object_setattr(inst, "__pydantic_private__", None)
+    return inst
+
+
+def _context_reach(patterns: Iterable[str]) -> int | None:
+    """How many characters before a sentence the context patterns can see from inside it.
+
+    Word boundaries and line anchors see one character; a look-behind its maximum width (three
+    times, for full case folding). None when some pattern cannot be read this way (the memo is
+    then off).
+    """
+    reach = 1  # also "?" attached to the word before it (Engine._directions)
+    for pattern in patterns:
+        try:
+            tree = _sre_parser.parse(pattern, re.IGNORECASE)
+        except Exception:
+            return None
+        found = _behind(list(tree))
+        if found is None:
+            return None
+        reach = max(reach, found)
+    return reach
+
+
+def _behind(items: list) -> int | None:
+    c = _sre_constants
+    reach = 0
+    for op, av in items:
+        subs: list = []
+        extra = 0  # how far back the sub-pattern starts (a look-behind's width)
+        if op in (c.ASSERT, c.ASSERT_NOT):
+            direction, sub = av
+            if direction < 0:
+                width = sub.getwidth()[1]
+                if width >= c.MAXREPEAT:
+                    return None
+                extra = 3 * width
+                reach = max(reach, extra)
+            subs = [sub]
+        elif op is c.AT:
+            reach = max(reach, 1)
+        elif op is c.SUBPATTERN:
+            subs = [av[-1]]
+        elif op is c.BRANCH:
+            subs = list(av[1])
+        elif op in _REPEATS:
+            subs = [av[2]]
+        elif op is getattr(c, "ATOMIC_GROUP", None):
+            subs = [av]
+        elif op is c.GROUPREF_EXISTS:
+            subs = [x for x in av[1:] if x is not None]
+        elif op not in (c.LITERAL, c.NOT_LITERAL, c.IN, c.ANY, c.GROUPREF):
+            return None
+        for sub in subs:
+            found = _behind(list(sub))
+            if found is None:
+                return None
+            reach = max(reach, extra + found)
+    return reach
+
+
+class _Match(NamedTuple):  # a tuple: built for every scan match, cheaply
     start: int
     end: int
     kind: str
@@ -486,7 +567,7 @@ class _CueHit:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tok:
     start: int
     end: int
@@ -606,6 +687,12 @@ class Engine:
             )
             for rule in res.context
         ]
+        # per-sentence memo of extract(): (sentence, left context, matches) -> pairs at offset 0
+        self._memo: dict[tuple, list[CueTargetPair]] = {}
+        self._doc_memo: dict[tuple, list[CueTargetPair]] = {}  # whole texts, pairs without doc_id
+        self._left_reach = _context_reach([r.preceded_by for r in res.context if r.preceded_by])
+        if not _new_pair.simple:
+            self._left_reach = None  # records are relocated by rebuilding their __dict__
         t = res.targets
         self._strip_leading = _WordList(t.strip_leading)
         self._strip_trailing = _WordList(t.strip_trailing)
@@ -655,6 +742,15 @@ class Engine:
     def _analyses(
         self, text: str, sentences: Sequence[tuple[int, int]] | None
     ) -> list[_SentenceAnalysis]:
+        return [
+            self._analyze_sentence(text, s, e, inside)
+            for s, e, inside in self._sentence_matches(text, sentences)
+        ]
+
+    def _sentence_matches(
+        self, text: str, sentences: Sequence[tuple[int, int]] | None
+    ) -> list[tuple[int, int, list[_Match]]]:
+        """(start, end, scan matches inside) of each sentence that holds a cue or an alternative."""
         spans = list(sentences) if sentences is not None else self.sentences(text)
         matches = self._scan_text(text)
         starts = [m.start for m in matches]
@@ -664,8 +760,28 @@ class Engine:
             inside = [m for m in matches[lo:hi] if m.end <= e]
             if not any(m.kind in (CUE, ALT) for m in inside):
                 continue
-            out.append(self._analyze_sentence(text, s, e, inside))
+            out.append((s, e, inside))
         return out
+
+    def _memo_key(self, text: str, s: int, e: int, inside: list[_Match]) -> tuple | None:
+        """What a sentence's pairs depend on (None: not memoised; see ``_memo``).
+
+        The sentence text, its scan matches (a match crossing into it from the sentence before
+        changes them), and the few characters before it that the context rules' look-behinds,
+        word boundaries and "?" attachment can see.
+        """
+        if self._left_reach is None or e - s > _MEMO_MAX_CHARS:
+            return None
+        return (
+            text[s:e],
+            text[max(0, s - self._left_reach) : s],
+            tuple((m.start - s, m.end - s, m.kind, m.rule_id, id(m.entry)) for m in inside),
+        )
+
+    def clear_memo(self) -> None:
+        """Forget the memoised sentence results (benchmarks clear it to time cold passes)."""
+        self._memo.clear()
+        self._doc_memo.clear()
 
     # ------------------------------------------------------------------ per sentence
 
@@ -1290,8 +1406,23 @@ class Engine:
     ) -> list[CueTargetPair]:
         """All cue–target pairs of ``text`` (optionally with precomputed sentence spans)."""
         _check_text(text)
+        if sentences is not None:
+            sentences = [(a, b) for a, b in sentences]
+        doc_key = (text, None if sentences is None else tuple(sentences))
+        if len(text) <= _MEMO_MAX_DOC_CHARS:
+            done = self._doc_memo.get(doc_key)
+            if done is not None:  # the same text again (templated reports): the same pairs
+                return [p if doc_id is None else _moved(p, 0, doc_id) for p in done]
         pairs: list[CueTargetPair] = []
-        for an in self._analyses(text, sentences):
+        memo = self._memo
+        for s, e, inside in self._sentence_matches(text, sentences):
+            key = self._memo_key(text, s, e, inside)
+            found = memo.get(key) if key is not None else None
+            if found is not None:  # the same sentence in the same surroundings: the same pairs
+                pairs.extend(_moved(p, s, doc_id) for p in found)
+                continue
+            first = len(pairs)
+            an = self._analyze_sentence(text, s, e, inside)
             targets: dict[tuple[int, int], None] = {}
             for r in an.reaches:
                 targets.setdefault((r.start, r.end))
@@ -1323,8 +1454,17 @@ class Engine:
                         strength=_strength(cue, level),
                     )
                 )
+            if key is not None:
+                if len(memo) >= _MEMO_MAX_ENTRIES:
+                    memo.clear()
+                memo[key] = [_moved(p, -s, None) for p in pairs[first:]]
         pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
-        return _drop_nested(pairs)
+        pairs = _drop_nested(pairs)
+        if len(text) <= _MEMO_MAX_DOC_CHARS and self._left_reach is not None:
+            if len(self._doc_memo) >= _MEMO_MAX_ENTRIES:
+                self._doc_memo.clear()
+            self._doc_memo[doc_key] = [p if doc_id is None else _moved(p, 0, None) for p in pairs]
+        return pairs
 
     def assess(
         self,
