@@ -274,6 +274,8 @@ class _Scanner:
         by_prefix: dict[str, set[int]] = {}
         bounded: set[str] = set()
         free: set[str] = set()
+        # for the folded prefilter: spaced prefixes (raw ones where those are unknown)
+        heads: dict[bool, set[tuple[str, bool]]] = {True: set(), False: set()}
         for idx, (pattern, wb) in enumerate(items):
             raw = _literal_prefixes(pattern, k=3) if dispatch else None
             if raw is None:
@@ -281,6 +283,10 @@ class _Scanner:
                 continue
             (bounded if wb else free).update(regex.escape(p) for p in raw)
             spaced = _literal_prefixes(pattern, k=self.DEPTH, spaces=True)
+            if spaced is not None:
+                heads[wb].update((p, True) for p in spaced)
+            else:
+                heads[wb].update((p, False) for p in raw)
             # "" (spaced prefixes unknown): tried wherever the prefilter stops
             for prefix in spaced if spaced is not None else ("",):
                 by_prefix.setdefault(prefix, set()).add(idx)
@@ -294,6 +300,17 @@ class _Scanner:
         self._prefilter_ci = self._CANDIDATES
         self._prefilter = None
         self._prefilter_ascii: re.Pattern[str] | None = None
+        # non-ASCII characters of the prefixes, each folded to its own unused ASCII control code
+        marks = sorted(
+            {
+                ch
+                for h in (*heads[True], *heads[False])
+                for ch in h[0]
+                if not ch.isascii() and not _WS_CHAR.match(ch)
+            }
+        )
+        self._marks = dict(zip(marks, _FOLD_CODES))
+        self._fold: dict[str, str | None] = {}  # text character -> ASCII stand-in (cache)
         if not anywhere:
             parts = []
             if bounded:
@@ -303,9 +320,67 @@ class _Scanner:
             source = "|".join(parts) or r"(?!)"
             self._prefilter = regex.compile(source, regex.V1)
             self._prefilter_ci = regex.compile(source, _FLAGS)
-            # on ASCII text the stdlib engine reads \w exactly as ``regex`` does, at a third of
-            # the cost (this prefilter is most of the scan's time)
-            self._prefilter_ascii = re.compile(source)
+            # On ASCII text the stdlib engine reads \w exactly as ``regex`` does, at a third of
+            # the cost, and stops only where a whole spaced prefix begins (a spaced prefix's " "
+            # is a run of what ``regex`` calls whitespace): a few stops a sentence, not one a word.
+            # Other text is folded to ASCII first, one character for one (see ``_folded``).
+            ascii_parts = []
+            for wb, start in ((True, r"(?<!\w)(?="), (False, "(?=")):
+                if heads[wb]:
+                    pieces = {tuple(self._piece(ch, sp) for ch in h) for h, sp in heads[wb]}
+                    ascii_parts.append(start + _trie_of_pieces(pieces) + ")")
+            if len(marks) <= len(_FOLD_CODES):
+                self._prefilter_ascii = re.compile("|".join(ascii_parts) or r"(?!)")
+
+    def _piece(self, ch: str, spaced: bool) -> str:
+        """The stdlib regex for one prefix character, on folded text."""
+        if spaced and ch == " ":
+            return _ASCII_WS_RUN
+        if ch.isascii():
+            return re.escape(ch)
+        if _WS_CHAR.match(ch):
+            return " "  # a raw prefix's literal non-ASCII space: folded text has " " there
+        return re.escape(self._marks.get(ch, ch))
+
+    def _fold_char(self, ch: str) -> str | None:
+        """ASCII stand-in for a non-ASCII text character (None: lower-casing changes lengths).
+
+        Its lower-case form when that is ASCII or a prefix character; else a space for what
+        ``regex`` calls whitespace, "x" for a word character and DEL for anything else, so that
+        every place where a prefix begins in the text still begins there in the folded text.
+        """
+        low = ch.lower()
+        if len(low) != 1:
+            return None
+        if low.isascii():  # KELVIN SIGN -> "k": a stand-in only if it is as much a word character
+            same = bool(_WORD_CHAR.match(ch)) == bool(_WORD_CHAR.match(low))
+            return low if same and not _WS_CHAR.match(ch) else None
+        if low in self._marks:
+            return self._marks[low]
+        if _WS_CHAR.match(ch):
+            return " "
+        return "x" if _WORD_CHAR.match(ch) else "\x7f"
+
+    def _folded(self, text: str) -> str | None:
+        """The lower-cased text with every non-ASCII character replaced by its ASCII stand-in."""
+        if text.isascii():
+            return text.lower()
+        fold = self._fold
+        out = []
+        last = 0
+        for m in _NON_ASCII.finditer(text):
+            out.append(text[last : m.start()].lower())
+            for ch in m.group():
+                if ch in fold:
+                    code = fold[ch]
+                else:
+                    code = fold[ch] = self._fold_char(ch)
+                if code is None:
+                    return None
+                out.append(code)
+            last = m.end()
+        out.append(text[last:].lower())
+        return "".join(out)
 
     def _compile(self, ids: frozenset[int]) -> regex.Pattern:
         """The POSIX alternation of a set of patterns (plus those that may start anywhere), cached."""
@@ -342,10 +417,10 @@ class _Scanner:
         pos = 0
         at = self._at
         depth = self.DEPTH
-        low = text.lower()
-        if self._prefilter_ascii is not None and text.isascii():
-            stops = self._prefilter_ascii.finditer(low)
-        elif self._prefilter is not None and len(low) == len(text):
+        folded = self._folded(text) if self._prefilter_ascii is not None else None
+        if folded is not None:
+            stops = self._prefilter_ascii.finditer(folded)  # type: ignore[union-attr]
+        elif self._prefilter is not None and len(low := text.lower()) == len(text):
             stops = self._prefilter.finditer(low)
         else:
             stops = self._prefilter_ci.finditer(text, overlapped=True)
@@ -370,10 +445,21 @@ class _Scanner:
 
 def _trie(alternatives: Iterable[str]) -> str:
     """One regex for many escaped alternatives, factored on common leading pieces (a trie)."""
+    return _trie_of_pieces(_PIECE.findall(alt) for alt in alternatives)
+
+
+_ASCII_WS_RUN = r"[\t\n\x0b\x0c\r ]+"  # regex's \s on ASCII (the stdlib's \s adds \x1c-\x1f)
+_FOLD_CODES = [chr(c) for c in (*range(1, 9), *range(0x0E, 0x1C))]  # neither \s nor \w anywhere
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_WORD_CHAR = regex.compile(r"\w", regex.V1)
+
+
+def _trie_of_pieces(alternatives: Iterable[Sequence[str]]) -> str:
+    """One regex for many alternatives given as sequences of regex pieces, factored as a trie."""
     root: dict = {}
     for alt in alternatives:
         node = root
-        for piece in _PIECE.findall(alt):
+        for piece in alt:
             node = node.setdefault(piece, {})
         node[""] = {}
 
@@ -754,8 +840,13 @@ class Engine:
         spans = list(sentences) if sentences is not None else self.sentences(text)
         matches = self._scan_text(text)
         starts = [m.start for m in matches]
+        cue_starts = [m.start for m in matches if m.kind in (CUE, ALT)]
+        n_cues = len(cue_starts)
         out = []
         for s, e in spans:
+            k = bisect_left(cue_starts, s)
+            if k == n_cues or cue_starts[k] >= e:
+                continue  # no cue or alternative starts inside: nothing to analyse
             lo, hi = bisect_left(starts, s), bisect_left(starts, e)
             inside = [m for m in matches[lo:hi] if m.end <= e]
             if not any(m.kind in (CUE, ALT) for m in inside):
