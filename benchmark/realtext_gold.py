@@ -11,6 +11,7 @@ a system target is *right* when it lies inside the gold ``target`` span and cove
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,32 @@ from pathlib import Path
 from realtext_docs import DATA
 
 GOLD_FILE = DATA / "gold_pairs.jsonl"
+#: Rewrites of ACI-BENCH sections (CC BY 4.0: derivatives allowed) are kept in the project.
+REWRITES = DATA.parent / "rewrites_dev"
+#: Rewrites of IU chest X-ray reports are derivatives of CC BY-NC-ND text: they are kept outside
+#: the project, in ``$CUELEX_PRIVATE_EVAL/rewrites_iu`` (default: ``private-eval/`` beside the
+#: checkout), and evaluation covers them only where that folder exists.
+PRIVATE_REWRITES = Path(
+    os.environ.get("CUELEX_PRIVATE_EVAL") or DATA.parents[2].parent / "private-eval"
+) / "rewrites_iu"
+
+
+def _read(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def load_rewrites() -> tuple[list[dict], list[dict], bool]:
+    """Outputs and fates of the rewrite set: the project's part plus the private IU part if present.
+
+    Returns ``(outputs, fates, private_found)``.
+    """
+    outputs, fates = _read(REWRITES / "outputs.jsonl"), _read(REWRITES / "fates.jsonl")
+    found = (PRIVATE_REWRITES / "outputs.jsonl").exists()
+    if found:
+        outputs += _read(PRIVATE_REWRITES / "outputs.jsonl")
+        fates += _read(PRIVATE_REWRITES / "fates.jsonl")
+    return outputs, fates, found
 LEVELS = ("UL1", "HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5")
 _TRIM = " \t\n.,;:()[]-*"
 

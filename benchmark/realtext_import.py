@@ -2,6 +2,7 @@
 
     python benchmark/realtext_import.py --pairs A.jsonl:C1 B.jsonl:C2 ... --fates F.jsonl ... \
         --outputs O.jsonl ...
+    python benchmark/realtext_import.py --second E.jsonl:E1      # the agreement re-annotation
 
 Pairs are converted to offsets (:func:`realtext_gold.convert`) and written to
 ``benchmark/data/realtext/gold_pairs.jsonl``; fates and outputs are checked (every output has a
@@ -17,9 +18,7 @@ import json
 from pathlib import Path
 
 from realtext_docs import DATA, load_documents
-from realtext_gold import GOLD_FILE, convert
-
-REWRITES = DATA.parent / "rewrites_dev"
+from realtext_gold import GOLD_FILE, PRIVATE_REWRITES, REWRITES, convert
 
 
 def _read(path: Path) -> list[dict]:
@@ -29,12 +28,23 @@ def _read(path: Path) -> list[dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", nargs="+", required=True, help="FILE:ANNOTATOR")
+    parser.add_argument("--pairs", nargs="+", help="FILE:ANNOTATOR")
+    parser.add_argument("--second", metavar="FILE:ANNOTATOR",
+                        help="a second, independent annotation of some documents (for agreement): "
+                        "written to second_annotation.jsonl instead of the gold file")
     parser.add_argument("--fates", nargs="*", default=[])
     parser.add_argument("--outputs", nargs="*", default=[])
     args = parser.parse_args()
     docs = {d["doc_id"]: d for d in load_documents()}
     texts = {k: d["text"] for k, d in docs.items()}
+    if args.second:
+        path, annotator = args.second.rsplit(":", 1)
+        second = convert(_read(Path(path)), texts, annotator)
+        (DATA / "second_annotation.jsonl").write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in second), encoding="utf-8")
+        print(f"{sum(1 for r in second if r['pair_id'])} pairs in {len({r['doc_id'] for r in second})} documents")
+    if not args.pairs:
+        return
     rows: list[dict] = []
     notes: dict[str, str] = {}
     for spec in args.pairs:
@@ -73,14 +83,21 @@ def main() -> None:
             if ev and ev not in out["text"]:
                 print(f"warning: evidence not in output: {f['output_id']} {f['pair_id']} {ev!r}")
             clean.append({k: f.get(k, "") for k in ("output_id", "pair_id", "fate", "evidence", "note")})
-        REWRITES.mkdir(parents=True, exist_ok=True)
         keep = ("output_id", "doc_id", "task", "prompt", "text", "writer")
-        (REWRITES / "outputs.jsonl").write_text(
-            "".join(json.dumps({k: o[k] for k in keep if k in o}, ensure_ascii=False) + "\n" for o in outputs),
-            encoding="utf-8")
-        (REWRITES / "fates.jsonl").write_text(
-            "".join(json.dumps(f, ensure_ascii=False) + "\n" for f in clean), encoding="utf-8")
-        print(f"{len(outputs)} outputs, {len(clean)} fates")
+        doc_of = {o["output_id"]: o["doc_id"] for o in outputs}
+        # Rewrites of IU reports are derivatives of CC BY-NC-ND text: written outside the project.
+        for folder, private in ((REWRITES, False), (PRIVATE_REWRITES, True)):
+            mine = [o for o in outputs if o["doc_id"].startswith("iu:") is private]
+            ids = {o["output_id"] for o in mine}
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "outputs.jsonl").write_text(
+                "".join(json.dumps({k: o[k] for k in keep if k in o}, ensure_ascii=False) + "\n" for o in mine),
+                encoding="utf-8")
+            (folder / "fates.jsonl").write_text(
+                "".join(json.dumps(f, ensure_ascii=False) + "\n" for f in clean if f["output_id"] in ids),
+                encoding="utf-8")
+            print(f"{folder}: {len(mine)} outputs, {sum(f['output_id'] in ids for f in clean)} fates")
+        assert all(f["output_id"] in doc_of for f in clean), "fate for an unknown output"
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Scoring on realistic rewrites: ``cuelex.score`` fates against blind gold fates.
 
 Sources: the real-text documents marked ``rewrites`` (``benchmark/realtext_docs.py``); outputs:
-``benchmark/data/rewrites_dev/outputs.jsonl`` (LLM-style summaries and patient-friendly revisions
+``benchmark/data/rewrites_dev/outputs.jsonl`` for ACI-BENCH sources and, outside the project
+(licence), ``private-eval/rewrites_iu/`` for chest X-ray report sources (LLM-style summaries and patient-friendly revisions
 under the paper's four prompts, written by a helper that never saw cuelex's code); gold fates:
 ``fates.jsonl`` (another helper, blind), one per (output, gold source pair). cuelex's source pairs
 are matched to gold pairs by target overlap; unmatched cuelex pairs are invalid and left out (they
@@ -21,11 +22,10 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from realtext_docs import ROOT, load_documents
-from realtext_gold import load_gold, match, write_block
+from realtext_gold import PRIVATE_REWRITES, load_gold, load_rewrites, match, write_block
 
 import cuelex
 
-DATA = ROOT / "data" / "rewrites_dev"
 DOCS_PAGE = ROOT.parent / "docs" / "scoring.md"
 ABSENT = "ABSENT"
 
@@ -51,8 +51,11 @@ def evaluate(split: str, **score_options: object) -> dict:
     docs = {d["doc_id"]: d for d in load_documents() if d["rewrites"]}
     docs = {k: d for k, d in docs.items() if split == "all" or d["split"] == split}
     gold = load_gold()
-    fates = {(r["output_id"], r["pair_id"]): r["fate"] for r in _read(DATA / "fates.jsonl")}
-    outputs = [o for o in _read(DATA / "outputs.jsonl") if o["doc_id"] in docs]
+    all_outputs, all_fates, private = load_rewrites()
+    if not private:
+        print(f"note: {PRIVATE_REWRITES} not found: chest X-ray rewrites left out", file=sys.stderr)
+    fates = {(r["output_id"], r["pair_id"]): r["fate"] for r in all_fates}
+    outputs = [o for o in all_outputs if o["doc_id"] in docs]
     by_task: dict[str, Counter] = defaultdict(Counter)
     gold_rows: dict[str, list] = defaultdict(list)
     sys_rows: dict[str, list] = defaultdict(list)

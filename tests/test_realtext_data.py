@@ -67,6 +67,8 @@ def test_rewrite_fates_cover_every_output_and_pair() -> None:
     assert {o["task"] for o in outputs} == {"summary", "revision"}
     assert {o["prompt"] for o in outputs} == {"baseline", "guarded"}
     text = {o["output_id"]: o["text"] for o in outputs}
+    # Rewrites of IU reports (CC BY-NC-ND: no derivatives) must stay outside the project.
+    assert not [o["output_id"] for o in outputs if o["doc_id"].startswith("iu:")]
     for o in outputs:
         for pid in by_doc.get(o["doc_id"], ()):
             assert (o["output_id"], pid) in have
@@ -74,3 +76,42 @@ def test_rewrite_fates_cover_every_output_and_pair() -> None:
         assert f["fate"] in FATES
         if f.get("evidence"):
             assert f["evidence"] in text[f["output_id"]]
+
+
+def _bench_module(name: str):
+    sys.path.insert(0, str(BENCH))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def test_agreement_kappa_and_matching() -> None:
+    iaa = _bench_module("realtext_iaa")
+    gold = _bench_module("realtext_gold")
+    assert iaa.kappa([("a", "a"), ("a", "b"), ("b", "b"), ("b", "b")]) == pytest.approx(0.5)
+    assert iaa.kappa([("a", "a"), ("a", "a")]) == 1.0
+    text = "No effusion. Possible pneumonia or atelectasis."
+    g = gold.GoldPair
+    first = {"d": [g("d", "d#1", "UL1", (0, 2), (3, 11), (3, 11)),
+                   g("d", "d#2", "UL3", (13, 21), (22, 31), (22, 31)),
+                   g("d", "d#3", "UL3", (32, 34), (35, 46), (35, 46))]}
+    second = {"d": [g("d", "d#1", "UL1", (0, 2), (3, 11), (3, 11)),
+                    g("d", "d#2", "UL2", (13, 21), (22, 31), (22, 31))]}
+    r = iaa.compare(first, second, {"d": text})
+    assert (r["first"], r["second"], r["matched"]) == (3, 2, 2)
+    assert r["f1"] == pytest.approx(0.8) and r["level"] == 0.5 and r["target"] == 1.0
+    hedged = iaa.compare(first, second, {"d": text}, iaa.HEDGED)
+    assert (hedged["first"], hedged["second"], hedged["matched"], hedged["level"]) == (2, 1, 1, 0.0)
+
+
+def test_second_annotation_offsets_index_the_documents(documents: dict[str, dict]) -> None:
+    path = BENCH / "data" / "realtext" / "second_annotation.jsonl"
+    if not path.exists():
+        pytest.skip("no second annotation imported")
+    rows = [r for r in _read(path) if r.get("pair_id")]
+    assert rows
+    for r in rows:
+        text = documents[r["doc_id"]]["text"]
+        assert r["level"] in LEVELS
+        assert 0 <= r["target_start"] <= r["core_start"] < r["core_end"] <= r["target_end"] <= len(text)

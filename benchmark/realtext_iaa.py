@@ -1,0 +1,111 @@
+"""Inter-annotator agreement on the real-text source pairs: how far two blind readers agree.
+
+A second annotator (E1, blind to cuelex and to the first annotation) re-annotated 24 documents of
+batches 1–2 under the same guidelines (``benchmark/data/realtext/second_annotation.jsonl``,
+offsets only). This script compares the two annotations the way ``realtext_eval.py`` compares
+cuelex with the gold set — pairs matched one to one by target overlap — and prints pair F1, level
+agreement and Cohen's kappa on the matched pairs, for all pairs and for hedged pairs. The numbers
+are the ceiling to read cuelex's accuracy against: a system cannot be expected to agree with one
+annotator more than a second careful annotator does.
+
+    python benchmark/realtext_iaa.py                 # print
+    python benchmark/realtext_iaa.py --write-docs    # also write the block in docs/realtext-data.md
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+from realtext_docs import DATA, load_documents
+from realtext_gold import GOLD_FILE, GoldPair, load_gold, match, target_right, write_block
+
+SECOND_FILE = DATA / "second_annotation.jsonl"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "realtext-data.md"
+HEDGED = {"HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5"}
+
+
+def kappa(pairs: list[tuple[str, str]]) -> float:
+    """Cohen's kappa of two label sequences (1.0 when both are constant and equal)."""
+    n = len(pairs)
+    if not n:
+        return float("nan")
+    observed = sum(a == b for a, b in pairs) / n
+    first, second = Counter(a for a, _ in pairs), Counter(b for _, b in pairs)
+    expected = sum(first[k] * second[k] for k in first) / (n * n)
+    return 1.0 if expected == 1 else (observed - expected) / (1 - expected)
+
+
+def compare(
+    first: dict[str, list[GoldPair]], second: dict[str, list[GoldPair]], texts: dict[str, str],
+    only: set[str] | None = None,
+) -> dict[str, float]:
+    """Pair F1 of ``second`` against ``first``, level agreement and kappa on matched pairs.
+
+    ``only`` restricts the pairs counted on each side to those levels (matching still uses all
+    pairs, so a hedged pair that the other reader labelled UL1 counts as matched, level wrong).
+    """
+    n1 = n2 = matched = level_same = target_same = 0
+    labels: list[tuple[str, str]] = []
+    for doc_id, pairs2 in second.items():
+        pairs1 = first.get(doc_id, [])
+        keep1 = [g for g in pairs1 if only is None or g.level in only]
+        keep2 = [g for g in pairs2 if only is None or g.level in only]
+        n1, n2 = n1 + len(keep1), n2 + len(keep2)
+        found = match([g.target for g in pairs2], pairs1)
+        for i, g1 in found.items():
+            g2 = pairs2[i]
+            if only is not None and g1.level not in only and g2.level not in only:
+                continue
+            matched += 1
+            labels.append((g1.level, g2.level))
+            level_same += g1.level == g2.level
+            target_same += target_right(texts[doc_id], g2.target, g1)
+    precision = matched / n2 if n2 else float("nan")
+    recall = matched / n1 if n1 else float("nan")
+    return {
+        "first": n1,
+        "second": n2,
+        "matched": matched,
+        "f1": 2 * precision * recall / (precision + recall) if matched else 0.0,
+        "level": level_same / matched if matched else float("nan"),
+        "target": target_same / matched if matched else float("nan"),
+        "kappa": kappa(labels),
+    }
+
+
+def table(rows: list[tuple[str, dict[str, float]]]) -> str:
+    out = [
+        "| pairs | first reader | second reader | matched | pair F1 | level agrees | target agrees | kappa (levels) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, r in rows:
+        out.append(
+            f"| {name} | {r['first']} | {r['second']} | {r['matched']} | {r['f1']:.2f} | "
+            f"{100 * r['level']:.0f}% | {100 * r['target']:.0f}% | {r['kappa']:.2f} |"
+        )
+    return "\n".join(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write-docs", action="store_true", help=f"write the table into {PAGE.name}")
+    args = parser.parse_args()
+    texts = {d["doc_id"]: d["text"] for d in load_documents()}
+    second = load_gold(SECOND_FILE)
+    first = {k: v for k, v in load_gold(GOLD_FILE).items() if k in second}
+    rows = [("all", compare(first, second, texts)), ("hedged (HEDGED_ABSENT, UL2–UL5)",
+            compare(first, second, texts, HEDGED))]
+    body = (
+        f"{len(second)} documents annotated twice (first annotators C1–C4, D1, D2; second E1), "
+        "pairs matched by target overlap:\n\n" + table(rows) +
+        "\n\n    python benchmark/realtext_iaa.py --write-docs"
+    )
+    print(body)
+    if args.write_docs:
+        write_block(PAGE, "iaa", body)
+
+
+if __name__ == "__main__":
+    main()
