@@ -738,8 +738,9 @@ class _WordList:
 class Engine:
     """The rule engine behind ``cuelex.extract`` and ``cuelex.assess``. Immutable once built; picklable."""
 
-    def __init__(self, resources: Resources | None = None):
+    def __init__(self, resources: Resources | None = None, *, memo: bool = True):
         self.resources = resources or default_resources()
+        self.memo = memo  # memoise per sentence and per text (exact; see ``_memo_key``)
         res = self.resources
         self.splitter = SentenceSplitter(res.sentences)
         self._entries = {c.id: c for c in res.cues}
@@ -777,7 +778,7 @@ class Engine:
         self._memo: dict[tuple, list[CueTargetPair]] = {}
         self._doc_memo: dict[tuple, list[CueTargetPair]] = {}  # whole texts, pairs without doc_id
         self._left_reach = _context_reach([r.preceded_by for r in res.context if r.preceded_by])
-        if not _new_pair.simple:
+        if not _new_pair.simple or not memo:
             self._left_reach = None  # records are relocated by rebuilding their __dict__
         t = res.targets
         self._strip_leading = _WordList(t.strip_leading)
@@ -797,7 +798,7 @@ class Engine:
         self._non_targets = frozenset(w.lower() for w in t.non_targets)
 
     def __reduce__(self):  # rebuild from the (picklable) resources in the other process
-        return (Engine, (self.resources,))
+        return (_rebuild_engine, (self.resources, self.memo))
 
     # ------------------------------------------------------------------ scanning
 
@@ -1657,6 +1658,10 @@ def _check_span(text: str, span: object, index: int) -> tuple[int, int]:
             f"span {index} ({start}, {end}) is not a non-empty range inside the text of length {len(text)}"
         )
     return start, end
+
+
+def _rebuild_engine(resources: Resources, memo: bool) -> Engine:
+    return Engine(resources, memo=memo)
 
 
 @lru_cache(maxsize=1)
