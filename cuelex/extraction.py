@@ -539,6 +539,7 @@ _OFFSETS = ("sentence_start", "sentence_end", "cue_start", "cue_end", "target_st
 _MEMO_MAX_ENTRIES = 8192  # memoised sentences per engine (the memo is emptied when full)
 _MEMO_MAX_CHARS = 600  # longer sentences are not memoised (they rarely repeat)
 _MEMO_MAX_DOC_CHARS = 2000  # nor longer texts as a whole
+_MEMO_MAX_DOCS = 4096  # memoised whole texts per engine (a few MB for radiology reports)
 
 
 def _moved(p: CueTargetPair, delta: int, doc_id: str | None) -> CueTargetPair:
@@ -1553,7 +1554,7 @@ class Engine:
         pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
         pairs = _drop_nested(pairs)
         if len(text) <= _MEMO_MAX_DOC_CHARS and self._left_reach is not None:
-            if len(self._doc_memo) >= _MEMO_MAX_ENTRIES:
+            if len(self._doc_memo) >= _MEMO_MAX_DOCS:
                 self._doc_memo.clear()
             self._doc_memo[doc_key] = [p if doc_id is None else _moved(p, 0, None) for p in pairs]
         return pairs

@@ -354,3 +354,15 @@ def test_tagged_pos_equals_attribute_ruler(linker):
         ruled = linker._nlp(text)
         tagged = _tagged(linker._nlp, text)
         assert [(t.text, t.pos_) for t in ruled] == [(t.text, t.pos_) for t in tagged]
+
+
+def test_memo_stays_bounded(monkeypatch):
+    monkeypatch.setattr(X, "_MEMO_MAX_ENTRIES", 3)
+    monkeypatch.setattr(X, "_MEMO_MAX_DOCS", 2)
+    engine = X.Engine(cuelex.get_engine().resources)
+    plain = X.Engine(cuelex.get_engine().resources, memo=False)
+    texts = [f"Possible pneumonia {k}. No effusion {k}. ?PE {k}" for k in range(6)] * 2
+    for text in texts:
+        assert _fields(engine.extract(text)) == _fields(plain.extract(text))
+        assert len(engine._memo) <= 3 and len(engine._doc_memo) <= 2
+    assert plain._memo == {} and plain._doc_memo == {}
