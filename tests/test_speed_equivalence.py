@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 import cuelex
 from cuelex import extraction as X
 from cuelex.cli import demo_corpus_path
+from cuelex.extensions import PAIRS_KEY, encode
+from cuelex.linking import Linker, _MemoReader, _tagged
 from cuelex.records import CueTargetPair
 
 IU_FILE = Path(
@@ -230,8 +232,6 @@ def test_fold_keeps_offsets_and_classes(scanners):
 
 
 def test_component_stores_the_same_json_and_pairs_as_model_dump():
-    from cuelex.extensions import PAIRS_KEY, encode
-
     nlp = cuelex.load()
     with open(demo_corpus_path(), encoding="utf-8") as fh:
         texts = [json.loads(line)["text"] for line in fh][:30]
@@ -252,16 +252,12 @@ def test_component_stores_the_same_json_and_pairs_as_model_dump():
 
 @pytest.fixture(scope="module")
 def linker(tmp_path_factory):
-    from cuelex.linking import Linker
-
     return Linker(cache_dir=tmp_path_factory.getbasetemp() / "cuelex-cache").warm()
 
 
 def _reference_candidates(linker, text, start, end):
     """Linker.candidates as QuickUMLS's own ``_match`` gives them: every n-gram of the window
     looked up in the un-memoised readers, POS from the attribute ruler, no window memo."""
-    from cuelex.linking import _MemoReader
-
     segment = text[start:end]
     out = []
     if segment.strip():
@@ -345,8 +341,6 @@ def test_public_candidates_unchanged_by_memo(linker):
 
 
 def test_tagged_pos_equals_attribute_ruler(linker):
-    from cuelex.linking import _tagged
-
     with open(demo_corpus_path(), encoding="utf-8") as fh:
         texts = [json.loads(line)["text"] for line in fh][:20]
     texts.append("Either THE nodule or That As-yet mass, and/or neither nor; per via a an")
