@@ -9,10 +9,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import _compat
+from ._version import __version__ as __version__  # re-exported
+
+_compat.install()  # old module paths (cuelex.align, cuelex.plots, ...) keep importing
+
 # public name -> submodule that defines it
 _EXPORTS: dict[str, str] = {
-    "AlignedTarget": "align",
-    "Aligner": "align",
+    "AlignedTarget": "scoring.align",
+    "Aligner": "scoring.align",
     "assess": "api",
     "extract": "api",
     "get_engine": "api",
@@ -27,25 +32,25 @@ _EXPORTS: dict[str, str] = {
     "Cue": "records",
     "CueTargetPair": "records",
     "Direction": "records",
-    "run": "runner",
-    "score_run": "runner",
+    "run": "runner.jobs",
+    "score_run": "runner.jobs",
     "ResourceError": "schema",
-    "CorpusScores": "scoring",
-    "ScoredPair": "scoring",
-    "ScoreReport": "scoring",
-    "score": "scoring",
-    "score_frame": "scoring",
+    "CorpusScores": "scoring.scorer",
+    "ScoredPair": "scoring.scorer",
+    "ScoreReport": "scoring.scorer",
+    "score": "scoring.scorer",
+    "score_frame": "scoring.scorer",
 }
 
 if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
-    from .align import AlignedTarget, Aligner
     from .api import assess, extract, get_engine, get_linker, to_frame
     from .component import CuelexComponent, load
     from .levels import CUE_LEVELS, PAPER_LEVELS, Level
     from .records import Assessment, Cue, CueTargetPair, Direction
-    from .runner import run, score_run
+    from .runner.jobs import run, score_run
     from .schema import ResourceError
-    from .scoring import CorpusScores, ScoredPair, ScoreReport, score, score_frame
+    from .scoring.align import AlignedTarget, Aligner
+    from .scoring.scorer import CorpusScores, ScoredPair, ScoreReport, score, score_frame
 
 __all__ = [
     "CUE_LEVELS",
@@ -73,7 +78,6 @@ __all__ = [
     "score_frame",
     "to_frame",
 ]
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:

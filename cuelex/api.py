@@ -3,63 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .corpus import check_text
-from .extraction import Engine, default_engine
+from .pipeline import get_engine, get_linker, run_pipeline
 from .records import Assessment, CueTargetPair
-from .resources import load_resources
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .linking import Linker
-
 PAIR_COLUMNS: tuple[str, ...] = tuple(CueTargetPair.model_fields)
-
-
-def _key(value: object) -> object:
-    if value is None:
-        return None
-    if isinstance(value, (list, tuple)):
-        return tuple(str(Path(v)) for v in value)
-    return str(Path(value))  # type: ignore[arg-type]
-
-
-@lru_cache(maxsize=16)
-def _cached_engine(lexicons: object, rules_dir: object, extra: object) -> Engine:
-    return Engine(
-        load_resources(lexicons=lexicons, rules_dir=rules_dir, extra_lexicons=extra or ())
-    )  # type: ignore[arg-type]
-
-
-def get_engine(
-    lexicons: str | Path | Sequence[str | Path] | None = None,
-    rules_dir: str | Path | None = None,
-    extra_lexicons: Sequence[str | Path] = (),
-) -> Engine:
-    """An engine for a lexicon/rules configuration (the shipped defaults when all are omitted); cached."""
-    if lexicons is None and rules_dir is None and not extra_lexicons:
-        return default_engine()
-    return _cached_engine(_key(lexicons), _key(rules_dir), _key(list(extra_lexicons)))
-
-
-@lru_cache(maxsize=4)
-def _cached_linker(vocabulary: str | None) -> Linker:
-    from .linking import Linker
-
-    return Linker(vocabulary=vocabulary)
-
-
-def get_linker(vocabulary: str | Path | None = None) -> Linker:
-    """A concept linker for a vocabulary (None: the open vocabulary shipped with cuelex); cached.
-
-    The open index is built on first use into ``$CUELEX_CACHE_DIR`` (default ``~/.cache/cuelex``);
-    a licence holder's index comes from ``cuelex vocab build --umls META --out DIR``.
-    """
-    return _cached_linker(None if vocabulary is None else str(vocabulary))
 
 
 def extract(
@@ -86,14 +40,13 @@ def extract(
     [('Possible', 'pneumonia', 'UL3')]
     """
     check_text(text)
-    pairs = get_engine(lexicons, rules_dir, extra_lexicons).extract(text, doc_id=doc_id)
-    if (link or vocabulary is not None) and pairs:
-        pairs = get_linker(vocabulary).link(text, pairs)
-    if deduplicate:
-        from .dedup import deduplicate as _dedup
-
-        pairs = _dedup(pairs)
-    return pairs
+    return run_pipeline(
+        text,
+        engine=get_engine(lexicons, rules_dir, extra_lexicons),
+        linker=get_linker(vocabulary) if link or vocabulary is not None else None,
+        deduplicate=deduplicate,
+        doc_id=doc_id,
+    )
 
 
 def assess(

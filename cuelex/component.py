@@ -6,10 +6,9 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .api import get_engine, get_linker
 from .corpus import check_text
-from .dedup import deduplicate
 from .extensions import ASSESS_KEY, PAIRS_KEY, encode, encode_pairs, register_extensions
+from .pipeline import get_engine, get_linker, run_pipeline
 
 register_extensions()
 
@@ -69,11 +68,13 @@ class CuelexComponent:
         sents = None
         if self.use_doc_sents and doc.has_annotation("SENT_START"):
             sents = [(s.start_char, s.end_char) for s in doc.sents]
-        pairs = self.engine.extract(text, sentences=sents)
-        if self.linker is not None and pairs:
-            pairs = self.linker.link(text, pairs)
-        if self.deduplicate:
-            pairs = deduplicate(pairs)
+        pairs = run_pipeline(
+            text,
+            engine=self.engine,
+            linker=self.linker,
+            deduplicate=self.deduplicate,
+            sentences=sents,
+        )
         # JSON text, not dicts: see cuelex.extensions (medSpaCy's msgpack decoders)
         doc.user_data[PAIRS_KEY] = encode_pairs(pairs)
         if self.spans_key:

@@ -13,8 +13,11 @@ import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from .errors import CuelexError
 
 log = logging.getLogger(__name__)
 
@@ -22,13 +25,23 @@ TEXT_SUFFIXES = (".txt",)
 TABLE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson", ".json")
 
 
-class InputError(ValueError):
+
+def demo_corpus_path() -> Path:
+    """The embedded demo corpus: 207 ACI-BENCH clinical notes (CC BY 4.0, see ACI_BENCH_README.md)."""
+    return Path(str(importlib_resources.files("cuelex.data").joinpath("aci_bench_notes.jsonl")))
+
+class InputError(CuelexError, ValueError):
     """An input file cannot be read as documents at all (missing, unknown format, unknown column)."""
 
 
 @dataclass(frozen=True)
 class Document:
-    """One document: its id, text, optional document type and any other columns of its row."""
+    """One document: its id, text, optional document type and any other columns of its row.
+
+    One of three document types, each for its own reason: this one is an *input row* (any columns,
+    no pairs yet) as read from the user's files; :class:`cuelex.runner.Document` is a document a
+    system is run on (with the source pairs to score against); :class:`cuelex.bench.BenchDocument`
+    is the validated, versioned record of the benchmark file (provenance, levels, pairs)."""
 
     id: str
     text: str
@@ -78,7 +91,7 @@ def read_documents(
     problems = problems if problems is not None else []
     if path.is_dir():
         files = sorted(
-            p for p in path.rglob("*") if p.is_file() and _suffixes(p)[0] in TEXT_SUFFIXES
+            p for p in path.rglob("*") if p.is_file() and file_suffixes(p)[0] in TEXT_SUFFIXES
         )
         if not files:
             raise InputError(f"{path}: folder contains no .txt files")
@@ -95,12 +108,12 @@ def read_documents(
         return
     if not path.is_file():
         raise InputError(f"{path}: file not found")
-    suffix, gz = _suffixes(path)
+    suffix, gz = file_suffixes(path)
     ctx = _Rows(path, problems, skip_bad_rows)
     if suffix in TEXT_SUFFIXES:
         yield Document(
             id=path.stem if not gz else Path(path.stem).stem,
-            text=_read_text_file(path, gz, encoding),
+            text=read_text_file(path, gz, encoding),
         )
         return
     if suffix in (".csv", ".tsv"):
@@ -112,7 +125,7 @@ def read_documents(
         yield from _read_json(ctx, gz, text_col, id_col, type_col, encoding)
         return
     if suffix in (".jsonl", ".ndjson"):
-        yield from _read_jsonl(ctx, _Lines(path, gz, encoding), text_col, id_col, type_col)
+        yield from _read_jsonl(ctx, TextLines(path, gz, encoding), text_col, id_col, type_col)
         return
     raise InputError(
         f"{path}: unknown input format {suffix!r}; expected .txt, a folder of .txt, .csv, .tsv, "
@@ -148,7 +161,8 @@ class _Rows:
             raise InputError(f"{self.path}: no rows (empty table)")
 
 
-def _suffixes(path: Path) -> tuple[str, bool]:
+def file_suffixes(path: Path) -> tuple[str, bool]:
+    """A file's format suffix (``.gz`` looked through) and whether it is gzip-compressed."""
     name = path.name.lower()
     gz = name.endswith(".gz")
     if gz:
@@ -160,7 +174,7 @@ def _open_binary(path: Path, gz: bool) -> BinaryIO:
     return gzip.open(path, "rb") if gz else open(path, "rb")  # type: ignore[return-value]
 
 
-class _Lines:
+class TextLines:
     """The lines of a file (line ends kept), decoded strictly in a streaming way.
 
     A byte sequence that is not valid in ``encoding`` raises ``InputError`` naming the file, the
@@ -225,8 +239,9 @@ class _Lines:
             yield rest
 
 
-def _read_text_file(path: Path, gz: bool, encoding: str) -> str:
-    return "".join(_Lines(path, gz, encoding))
+def read_text_file(path: Path, gz: bool, encoding: str) -> str:
+    """The whole text of a (possibly gzip-compressed) file, decoded strictly."""
+    return "".join(TextLines(path, gz, encoding))
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -354,7 +369,7 @@ def _read_csv(
     differs from the header's is a bad row (file and line named), never silently merged."""
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     path = ctx.path
-    reader = csv.reader(_Lines(path, gz, encoding), delimiter=delimiter, strict=True)
+    reader = csv.reader(TextLines(path, gz, encoding), delimiter=delimiter, strict=True)
     try:
         header = next(reader, None)
     except csv.Error as exc:
@@ -428,7 +443,7 @@ def _read_json(
     encoding: str,
 ) -> Iterator[Document]:
     """A .json file: an array of objects (item numbers reported from 1), or JSONL by another name."""
-    text = _read_text_file(ctx.path, gz, encoding)
+    text = read_text_file(ctx.path, gz, encoding)
     stripped = text.lstrip()
     if not stripped.startswith("["):
         lines = text.split("\n")

@@ -88,6 +88,9 @@ CUE_LEVELS: tuple[Level, ...] = (
     Level.UL5,
 )
 
+#: Every level, most committed first: ASSERTED, then the cue levels (reports, plots, statistics).
+LEVEL_ORDER: tuple[Level, ...] = (Level.ASSERTED, *CUE_LEVELS)
+
 #: The five levels of the paper, in its order.
 PAPER_LEVELS: tuple[Level, ...] = (Level.UL1, Level.UL2, Level.UL3, Level.UL4, Level.UL5)
 

@@ -9,13 +9,14 @@ import regex
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from .errors import CuelexError
 from .levels import DEFAULT_STRENGTH, Level, check_strength
 from .records import Direction
 
 _ID = r"^[a-z0-9_]+(\.[a-z0-9_]+)+$"
 
 
-class ResourceError(ValueError):
+class ResourceError(CuelexError, ValueError):
     """A lexicon or rule file is missing, unreadable or fails validation; the message says where."""
 
 

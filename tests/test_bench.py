@@ -219,7 +219,7 @@ def test_chunked_selection_with_pruning_equals_global_top_n(docs, per_type, chun
         t: sorted((c for c in cands if c.doc_type == t), key=lambda c: c.key)[:per_type]
         for t in "ab"
     }
-    running, final = bench._Selector(per_type), bench._Selector(per_type)
+    running, final = bench.Selector(per_type), bench.Selector(per_type)
     for start in range(0, len(cands), chunk):
         part = cands[start : start + chunk]
         thresholds = running.thresholds()

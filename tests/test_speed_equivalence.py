@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cuelex
-from cuelex import extraction as X
 from cuelex.cli import demo_corpus_path
+from cuelex.concepts.linking import Linker, _MemoReader, _tagged
 from cuelex.extensions import PAIRS_KEY, encode
-from cuelex.linking import Linker, _MemoReader, _tagged
+from cuelex.extraction import engine as X
 from cuelex.records import CueTargetPair
 
 IU_FILE = Path(

@@ -1,0 +1,1 @@
+"""Concepts: the vocabulary tables, concept linking, normalisation, semantic matching, dedup."""

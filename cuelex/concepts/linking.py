@@ -1,0 +1,727 @@
+"""Concept linking (paper section 3.1, steps 2a–2c): refine raw targets to vocabulary concepts.
+
+For each sentence that holds at least one cue–target pair, QuickUMLS (medSpaCy's
+``medspacy_quickumls``) proposes concept candidates, and the curated abbreviation table adds exact,
+case-sensitive abbreviation matches ("PNA", "PE", "CHF"). Every candidate near a pair's raw target
+is scored::
+
+    score = 0.45 * overlap      # share of the candidate span inside the raw target span
+          + 0.15 * coverage     # share of the raw target span covered by the candidate
+          + 0.15 * proximity    # exp(-gap / 50), gap = characters between cue and candidate
+          + 0.10 * direction    # 1 if the candidate lies on the cue's side (after a forward cue)
+          + 0.15 * similarity   # QuickUMLS string similarity (1.0: exact and abbreviation matches)
+
+A generic head ("disease", "process", "infection", …) that covers under 80 % of the raw target
+scores half. If the best score reaches the threshold (0.6), the candidate's span and concept replace
+the raw target; otherwise the raw target stays, ``link_score`` keeps the best score and
+``needs_review`` is set, but only if there was a candidate at all (an abbreviation the vocabulary
+does not know is not an error). Nothing here touches the network: the NLTK stopword list that
+QuickUMLS wants is shipped in ``cuelex/data/stopwords_english.txt`` and handed to it while the
+matcher is constructed.
+
+Usage::
+
+    from cuelex.linking import Linker
+    linker = Linker()                      # open vocabulary, index built on first use
+    linked = linker.link(text, pairs)      # list[CueTargetPair], same order
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import re
+import threading
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import CuelexError
+from ..records import CueTargetPair, Direction
+from .index import IndexData, load_index, resolve_vocabulary
+from .vocab import read_stopwords
+
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "ConceptMatch",
+    "Linker",
+    "LinkingError",
+    "quickumls_stopwords",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_THRESHOLD = 0.6
+DEFAULT_MATCH_THRESHOLD = 0.8  # QuickUMLS jaccard similarity floor for fuzzy string matches
+
+W_OVERLAP = 0.45
+W_COVERAGE = 0.15
+W_PROXIMITY = 0.15
+W_DIRECTION = 0.10
+W_SIMILARITY = 0.15
+PROXIMITY_SCALE = 50.0  # characters
+NEIGHBOURHOOD = 20  # a candidate not overlapping the raw target must be this close to it
+GENERIC_PENALTY = 0.5
+GENERIC_MIN_COVERAGE = 0.8
+GENERIC_HEADS = frozenset(
+    {
+        "disease", "diseases", "disorder", "disorders", "syndrome", "condition", "conditions",
+        "abnormality", "abnormalities", "finding", "findings", "process", "processes", "change",
+        "changes", "problem", "problems", "pathology",
+    }
+)  # fmt: skip
+#: Between a raw target and a neighbouring candidate, these mark another list item or clause.
+_SEPARATOR_RE = re.compile(
+    r"[,;:.()\[\]/]|\b(?:and|or|nor|versus|vs|but|with|without|than)\b", re.I
+)
+
+_DET = ["a", "an", "the", "this", "that", "these", "those", "any", "some", "no", "each", "every"]
+_ADP = [
+    "of", "in", "on", "at", "by", "for", "with", "from", "to", "into", "within", "without",
+    "versus", "vs", "over", "under", "between", "about", "than", "per", "via", "along", "near",
+    "around", "after", "before", "during", "throughout", "like", "as",
+]  # fmt: skip
+_CONJ = ["and", "or", "nor", "but", "either", "neither"]
+
+_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9+]*(?:['\u2019-][A-Za-z0-9+]+)*")
+
+
+class LinkingError(CuelexError, ValueError):
+    """A pair does not fit the text it is linked against (offsets or strings disagree)."""
+
+
+@dataclass(frozen=True)
+class ConceptMatch:
+    """A concept candidate: a span of the original text and the vocabulary concept it names."""
+
+    start: int
+    end: int
+    text: str
+    concept_id: str  # UMLS CUI, or a cuelex id (CLX:...) for open-vocabulary concepts without one
+    preferred_name: str
+    semantic_types: tuple[str, ...]
+    similarity: float
+    matched_term: str
+    method: str  # "quickumls" or "abbreviation"
+
+
+# --------------------------------------------------------------------------------------------------
+# QuickUMLS without NLTK downloads
+# --------------------------------------------------------------------------------------------------
+
+_QUICKUMLS_LOCK = threading.Lock()
+
+
+class _NoDownload:
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("cuelex never downloads NLTK data; the stopword list ships with cuelex")
+
+
+def _nltk_shim(words: list[str]) -> types.SimpleNamespace:
+    def words_fn(language: str | None = None) -> list[str]:
+        if language not in (None, "english"):
+            raise LookupError(f"cuelex ships only the English stopword list, not {language!r}")
+        return list(words)
+
+    stopwords = types.SimpleNamespace(words=words_fn)
+    return types.SimpleNamespace(
+        corpus=types.SimpleNamespace(stopwords=stopwords), download=_NoDownload()
+    )
+
+
+def quickumls_stopwords() -> list[str]:
+    """The English stopword list cuelex gives QuickUMLS (NLTK's list, shipped as a data file)."""
+    return read_stopwords()
+
+
+def _open_quickumls(path: Path, **kwargs: Any) -> Any:
+    """Construct ``quickumls.QuickUMLS`` with cuelex's stopwords and no spaCy model.
+
+    QuickUMLS reads NLTK stopwords in its constructor (and downloads them if missing). For the
+    duration of the constructor only, the ``nltk`` name inside ``quickumls.core`` points to a
+    stand-in that serves the shipped list and refuses to download; the real module is put back
+    afterwards.
+    """
+    import quickumls.core as core
+
+    shim = _nltk_shim(read_stopwords())
+    with _QUICKUMLS_LOCK:
+        saved = core.nltk
+        core.nltk = shim  # type: ignore[assignment]
+        try:
+            return core.QuickUMLS(str(path), spacy_component=True, **kwargs)
+        finally:
+            core.nltk = saved
+
+
+def _make_nlp() -> Any:
+    """A blank English spaCy pipeline (no model download) whose function words carry POS tags.
+
+    QuickUMLS uses POS to keep determiners, prepositions and conjunctions out of span edges.
+    """
+    import spacy
+
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("attribute_ruler")
+    ruler.add(patterns=[[{"LOWER": {"IN": _DET}}]], attrs={"POS": "DET"})
+    ruler.add(patterns=[[{"LOWER": {"IN": _ADP}}]], attrs={"POS": "ADP"})
+    ruler.add(patterns=[[{"LOWER": {"IN": _CONJ}}]], attrs={"POS": "CONJ"})
+    return nlp
+
+
+_POS_OF = {w: pos for words, pos in ((_DET, "DET"), (_ADP, "ADP"), (_CONJ, "CONJ")) for w in words}
+
+
+def _tagged(nlp: Any, text: str) -> Any:
+    """``nlp(text)`` for the pipeline of ``_make_nlp``: its tokens, function words tagged, without
+    running the attribute ruler's matcher (a test checks that the tags are the same)."""
+    doc = nlp.make_doc(text)
+    for tok in doc:
+        pos = _POS_OF.get(tok.lower_)
+        if pos is not None:
+            tok.pos_ = pos
+    return doc
+
+
+# --------------------------------------------------------------------------------------------------
+# The linker
+# --------------------------------------------------------------------------------------------------
+
+
+class Linker:
+    """Links cue–target pairs to vocabulary concepts. Picklable: it stores paths and settings and
+    opens the QuickUMLS matcher lazily (again after unpickling).
+
+    Parameters
+    ----------
+    vocabulary:
+        None (or "open") for the open vocabulary shipped with cuelex, whose index is built on
+        first use into the cache; or the directory written by
+        ``cuelex vocab build --umls META --out DIR``.
+    threshold:
+        minimum score for a candidate to replace the raw target (default 0.6).
+    match_threshold:
+        QuickUMLS similarity floor for fuzzy string matches (default 0.8, jaccard on 3-grams).
+    semantic_types:
+        keep only concepts with one of these TUIs (None: all).
+    cache_dir:
+        where the open index is built (default ``$CUELEX_CACHE_DIR`` or ``~/.cache/cuelex``).
+    max_window_chars:
+        sentences longer than this are matched only around their pairs (± ``context_chars``).
+    """
+
+    def __init__(
+        self,
+        vocabulary: str | os.PathLike[str] | None = None,
+        *,
+        threshold: float = DEFAULT_THRESHOLD,
+        match_threshold: float = DEFAULT_MATCH_THRESHOLD,
+        semantic_types: Sequence[str] | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        window: int = 5,
+        max_window_chars: int = 300,
+        context_chars: int = 60,
+    ) -> None:
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be within [0, 1], got {threshold!r}")
+        if not 0.0 < match_threshold <= 1.0:
+            raise ValueError(f"match_threshold must be within (0, 1], got {match_threshold!r}")
+        if window < 1:
+            raise ValueError(f"window must be a positive number of tokens, got {window!r}")
+        self.vocabulary = None if vocabulary is None else str(vocabulary)
+        self.threshold = float(threshold)
+        self.match_threshold = float(match_threshold)
+        self.semantic_types = None if semantic_types is None else tuple(semantic_types)
+        self.cache_dir = None if cache_dir is None else str(cache_dir)
+        self.window = int(window)
+        self.max_window_chars = int(max_window_chars)
+        self.context_chars = int(context_chars)
+        self._path: Path | None = None
+        if self.vocabulary not in (None, "open"):
+            self._path = resolve_vocabulary(self.vocabulary)  # fail fast on a bad directory
+        self._index: IndexData | None = None
+        self._matcher: Any = None
+        self._nlp: Any = None
+        # candidates of a window depend on its text alone: segment -> candidates at offset 0
+        self._memo: dict[tuple, list[ConceptMatch]] = {}
+
+    # -- pickling: settings only -------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for k in ("_index", "_matcher", "_nlp"):
+            state[k] = None
+        state["_memo"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state.setdefault("_memo", {})
+        self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        return (
+            f"Linker(vocabulary={self.vocabulary!r}, threshold={self.threshold}, "
+            f"match_threshold={self.match_threshold})"
+        )
+
+    # -- lazy resources ---------------------------------------------------------------------
+    @property
+    def index_path(self) -> Path:
+        """The index directory in use (builds the open index on first access if needed)."""
+        if self._path is None:
+            if self.vocabulary is None:
+                log.info("cuelex: opening the open-vocabulary concept index (built on first use)")
+            self._path = resolve_vocabulary(self.vocabulary, self.cache_dir)
+        return self._path
+
+    @property
+    def index(self) -> IndexData:
+        if self._index is None:
+            self._index = load_index(self.index_path)
+        return self._index
+
+    def _ensure_matcher(self) -> None:
+        if self._matcher is None:
+            self._matcher = _open_quickumls(
+                self.index_path,
+                overlapping_criteria="score",
+                threshold=self.match_threshold,
+                window=self.window,
+                similarity_name="jaccard",
+                min_match_length=3,
+                accepted_semtypes=None if self.semantic_types is None else set(self.semantic_types),
+            )
+            # the same n-grams recur across windows: their string look-ups are pure, so memoise
+            self._matcher.ss_db = _MemoReader(self._matcher.ss_db)
+            self._matcher.cuisem_db = _MemoReader(self._matcher.cuisem_db)
+        if self._nlp is None:
+            self._nlp = _make_nlp()
+
+    def warm(self) -> Linker:
+        """Open (and if needed build) everything now instead of on the first call; returns self."""
+        self._ensure_matcher()
+        _ = self.index
+        return self
+
+    def clear_memo(self) -> None:
+        """Forget memoised window candidates and look-ups (benchmarks clear it to time cold passes)."""
+        self._memo.clear()
+        if self._matcher is not None:
+            for db in (self._matcher.ss_db, self._matcher.cuisem_db):
+                if isinstance(db, _MemoReader):
+                    db.memo.clear()
+
+    # -- candidates ---------------------------------------------------------------------------
+    def candidates(self, text: str, start: int = 0, end: int | None = None) -> list[ConceptMatch]:
+        """All concept candidates in ``text[start:end]`` (offsets into ``text``), overlapping."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        end = len(text) if end is None else end
+        if not 0 <= start <= end <= len(text):
+            raise ValueError(f"window [{start}, {end}) is outside the text (length {len(text)})")
+        return self._candidates(text, start, end, None)
+
+    def _candidates(
+        self, text: str, start: int, end: int, zones: tuple[tuple[int, int, int, int], ...] | None
+    ) -> list[ConceptMatch]:
+        """``candidates``; with ``zones`` (the window's pairs as cue start, cue end, target start,
+        target end, offsets into the window) only the QuickUMLS candidates that ``score`` can
+        accept for one of them (the others would be looked up, then never scored)."""
+        self._ensure_matcher()
+        segment = text[start:end]
+        key = (segment, zones)
+        found = self._memo.get(key)
+        if found is not None:  # the same window text: the same candidates, moved
+            return [_moved_match(c, start) for c in found] if start else list(found)
+        out: list[ConceptMatch] = []
+        if segment.strip():
+            doc = _tagged(self._nlp, segment)
+            # QuickUMLS's ``_match(doc, best_match=False, ignore_syntax=False)``, with the string
+            # look-ups limited to the n-grams in the zones
+            if zones is not None and not all(0 <= x <= len(segment) for z in zones for x in z):
+                zones = None  # (windows always hold their pairs; if not, look everything up)
+            if zones is None:
+                ngrams = self._matcher._make_ngrams(doc)
+            else:
+                zone = tuple((ts - NEIGHBOURHOOD, te + NEIGHBOURHOOD) for _, _, ts, te in zones)
+                ngrams = _zone_ngrams(self._matcher, doc, zone, zones, segment)
+            groups = self._matcher._get_all_matches(ngrams)
+            for group in groups:
+                for m in group:
+                    cm = self._to_match(text, start + m["start"], start + m["end"], m)
+                    if cm is not None:
+                        out.append(cm)
+            out.extend(self._abbreviations(text, start, end))
+        # one candidate per (span, concept): the most similar
+        best: dict[tuple[int, int, str], ConceptMatch] = {}
+        for c in out:
+            k = (c.start, c.end, c.concept_id)
+            if k not in best or c.similarity > best[k].similarity:
+                best[k] = c
+        result = sorted(best.values(), key=lambda c: (c.start, -(c.end - c.start), c.concept_id))
+        if len(segment) <= _MEMO_MAX_CHARS:
+            if len(self._memo) >= _MEMO_MAX_ENTRIES:
+                self._memo.clear()
+            self._memo[key] = [_moved_match(c, -start) for c in result]
+        return result
+
+    def _to_match(self, text: str, s: int, e: int, m: dict[str, Any]) -> ConceptMatch | None:
+        cid = str(m["cui"])
+        concept = self.index.concept(cid)
+        stys = concept.semantic_types if concept else tuple(sorted(m.get("semtypes") or ()))
+        if self.semantic_types is not None and not set(stys) & set(self.semantic_types):
+            return None
+        return ConceptMatch(
+            start=s,
+            end=e,
+            text=text[s:e],
+            concept_id=cid,
+            preferred_name=concept.preferred_name if concept else str(m.get("term", text[s:e])),
+            semantic_types=stys,
+            similarity=float(m["similarity"]),
+            matched_term=str(m.get("term", "")),
+            method="quickumls",
+        )
+
+    def _abbreviations(self, text: str, start: int, end: int) -> list[ConceptMatch]:
+        table = self.index.abbreviations
+        if not table:
+            return []
+        out: list[ConceptMatch] = []
+        for tok in _TOKEN_RE.finditer(text, start, end):
+            pieces = [(tok.start(), tok.group())]
+            if "-" in tok.group() and tok.group() not in table:
+                pos = tok.start()
+                for part in tok.group().split("-"):
+                    pieces.append((pos, part))
+                    pos += len(part) + 1
+            for s, word in pieces:
+                cid, length = _lookup_abbreviation(table, word)
+                if cid is None:
+                    continue
+                concept = self.index.concept(cid)
+                stys = concept.semantic_types if concept else ()
+                if self.semantic_types is not None and not set(stys) & set(self.semantic_types):
+                    continue
+                out.append(
+                    ConceptMatch(
+                        start=s,
+                        end=s + length,
+                        text=text[s : s + length],
+                        concept_id=cid,
+                        preferred_name=concept.preferred_name if concept else word,
+                        semantic_types=stys,
+                        similarity=1.0,
+                        matched_term=word[:length],
+                        method="abbreviation",
+                    )
+                )
+        return out
+
+    def concept_of(self, phrase: str, min_coverage: float = 0.5) -> ConceptMatch | None:
+        """The concept a short phrase names ("PNA", "bilateral pleural effusions"), or None.
+
+        Chooses the candidate covering most of the phrase (ties: more similar, earlier); None when
+        no candidate covers at least ``min_coverage`` of the phrase's non-space characters.
+        """
+        text = phrase.strip()
+        if not text:
+            return None
+        best: tuple[tuple[float, float, int], ConceptMatch] | None = None
+        length = len(text.replace(" ", ""))
+        for c in self.candidates(text):
+            cov = len(c.text.replace(" ", "")) / length
+            if cov < min_coverage:
+                continue
+            key = (cov, c.similarity, -c.start)
+            if best is None or key > best[0]:
+                best = (key, c)
+        return best[1] if best else None
+
+    # -- scoring ---------------------------------------------------------------------------------
+    def score(
+        self, pair: CueTargetPair, cand: ConceptMatch, text: str | None = None
+    ) -> float | None:
+        """Score of ``cand`` as the target of ``pair``; None when it is not a candidate for it.
+
+        A candidate overlapping the cue is never one. A candidate not overlapping the raw target is
+        one only within ``NEIGHBOURHOOD`` characters of it, on the same side of the cue, and (when
+        ``text`` is given) with no list or clause separator ("," "or" "with" …) in between.
+        """
+        cs, ce = cand.start, cand.end
+        qs, qe = pair.cue_start, pair.cue_end
+        ts, te = pair.target_start, pair.target_end
+        if not _eligible(cs, ce, qs, qe, ts, te, text):
+            return None
+        inter = max(0, min(ce, te) - max(cs, ts))
+        overlap = inter / max(1, ce - cs)
+        coverage = inter / max(1, te - ts)
+        after = cs >= qe
+        gap = cs - qe if after else qs - ce
+        proximity = math.exp(-max(0, gap) / PROXIMITY_SCALE)
+        if pair.direction is Direction.FORWARD:
+            direction = 1.0 if after else 0.0
+        elif pair.direction is Direction.BACKWARD:
+            direction = 0.0 if after else 1.0
+        else:
+            direction = 1.0
+        score = (
+            W_OVERLAP * overlap
+            + W_COVERAGE * coverage
+            + W_PROXIMITY * proximity
+            + W_DIRECTION * direction
+            + W_SIMILARITY * min(1.0, cand.similarity)
+        )
+        if cand.text.lower() in GENERIC_HEADS and coverage < GENERIC_MIN_COVERAGE:
+            score *= GENERIC_PENALTY
+        return round(score, 4)
+
+    # -- linking -----------------------------------------------------------------------------------
+    def link(self, text: str, pairs: Sequence[CueTargetPair]) -> list[CueTargetPair]:
+        """Return the pairs (same order) with targets refined to concepts where the score allows.
+
+        Linked pairs get the concept's span as ``target_text``/``target_start``/``target_end``,
+        the old target in ``raw_target_text``, and ``cui`` (a UMLS CUI or a cuelex id),
+        ``preferred_name``, ``semantic_types`` and ``link_score``. Unlinked pairs keep their span;
+        ``link_score`` is the best score (None without candidates) and ``needs_review`` is set
+        when candidates existed but all scored below the threshold. Raises
+        :class:`LinkingError` when a pair's offsets do not index ``text``.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        pairs = list(pairs)
+        for i, p in enumerate(pairs):
+            _check_pair(text, p, i)
+        if not pairs:
+            return []
+        cache: dict[tuple[int, int], list[ConceptMatch]] = {}
+        windows = self._windows(text, pairs)
+        # A candidate scores for a pair only where ``_eligible`` says so (near the raw target,
+        # off the cue): only those of each window are looked up.
+        zones: dict[tuple[int, int], set[tuple[int, int, int, int]]] = {}
+        for w, p in zip(windows, pairs):
+            zones.setdefault(w, set()).add(
+                (
+                    p.cue_start - w[0],
+                    p.cue_end - w[0],
+                    p.target_start - w[0],
+                    p.target_end - w[0],
+                )
+            )
+        out: list[CueTargetPair] = []
+        for i, p in enumerate(pairs):
+            w = windows[i]
+            if w not in cache:
+                cache[w] = self._candidates(text, *w, tuple(sorted(zones[w])))
+            out.append(self._link_one(text, p, cache[w]))
+        return out
+
+    def _windows(self, text: str, pairs: list[CueTargetPair]) -> list[tuple[int, int]]:
+        """Window matched per pair: its sentence, or the part of a long sentence near its pairs."""
+        by_sentence: dict[tuple[int, int], list[int]] = {}
+        for i, p in enumerate(pairs):
+            s = min(p.sentence_start, p.cue_start, p.target_start)
+            e = max(p.sentence_end, p.cue_end, p.target_end)
+            by_sentence.setdefault((s, min(e, len(text))), []).append(i)
+        result: list[tuple[int, int]] = [(0, 0)] * len(pairs)
+        for (s, e), idxs in by_sentence.items():
+            if e - s <= self.max_window_chars:
+                for i in idxs:
+                    result[i] = (s, e)
+                continue
+            lo = (
+                min(min(pairs[i].cue_start, pairs[i].target_start) for i in idxs)
+                - self.context_chars
+            )
+            hi = max(max(pairs[i].cue_end, pairs[i].target_end) for i in idxs) + self.context_chars
+            lo, hi = max(s, lo), min(e, hi)
+            while lo > s and not text[lo - 1].isspace():
+                lo -= 1
+            while hi < e and not text[hi].isspace():
+                hi += 1
+            for i in idxs:
+                result[i] = (lo, hi)
+        return result
+
+    def _link_one(self, text: str, pair: CueTargetPair, cands: list[ConceptMatch]) -> CueTargetPair:
+        scored: list[tuple[float, ConceptMatch]] = []
+        for c in cands:
+            sc = self.score(pair, c, text)
+            if sc is not None:
+                scored.append((sc, c))
+        if not scored:
+            return pair
+        scored.sort(key=lambda x: (-x[0], -(x[1].end - x[1].start), x[1].start, x[1].concept_id))
+        best_score, best = scored[0]
+        if best_score >= self.threshold:
+            return pair.model_copy(
+                update={
+                    "target_text": text[best.start : best.end],
+                    "target_start": best.start,
+                    "target_end": best.end,
+                    "raw_target_text": pair.raw_target_text
+                    if pair.raw_target_text is not None
+                    else pair.target_text,
+                    "cui": best.concept_id,
+                    "preferred_name": best.preferred_name,
+                    "semantic_types": tuple(best.semantic_types),
+                    "link_score": best_score,
+                }
+            )
+        return pair.model_copy(update={"link_score": best_score, "needs_review": True})
+
+
+_MEMO_MAX_ENTRIES = 8192  # memoised windows (and look-ups per reader, x8); emptied when full
+_MEMO_MAX_CHARS = 2000
+
+
+def _moved_match(c: ConceptMatch, delta: int) -> ConceptMatch:
+    """``c`` with its offsets moved by ``delta`` (its text stays: the window text is the same)."""
+    return ConceptMatch(
+        start=c.start + delta,
+        end=c.end + delta,
+        text=c.text,
+        concept_id=c.concept_id,
+        preferred_name=c.preferred_name,
+        semantic_types=c.semantic_types,
+        similarity=c.similarity,
+        matched_term=c.matched_term,
+        method=c.method,
+    )
+
+
+def _eligible(
+    cs: int, ce: int, qs: int, qe: int, ts: int, te: int, text: str | None
+) -> bool:
+    """Can the span [cs, ce) be a candidate for the pair with cue [qs, qe) and target [ts, te)?
+
+    Not when it overlaps the cue; when it does not overlap the target, only within
+    ``NEIGHBOURHOOD`` characters of it, on the same side of the cue, and (with ``text``) with no
+    list or clause separator in between (see ``Linker.score``).
+    """
+    if cs < qe and ce > qs:  # overlaps the cue: never a target
+        return False
+    if min(ce, te) - max(cs, ts) <= 0:  # a neighbour of the raw target, on the same side of the cue
+        gap_to_target = cs - te if cs >= te else ts - ce
+        if gap_to_target > NEIGHBOURHOOD or (cs >= qe) != (ts >= qe):
+            return False
+        if text is not None:
+            between = text[te:cs] if cs >= te else text[ce:ts]
+            if _SEPARATOR_RE.search(between):
+                return False
+    return True
+
+
+def _zone_ngrams(
+    matcher: Any, doc: Any, zones: tuple[tuple[int, int], ...], pairs: tuple, segment: str
+) -> list[tuple[int, int, str]]:
+    """The n-grams of QuickUMLS's ``_make_ngrams(doc)`` that touch a zone, in the same order,
+    and that can be a candidate (``_eligible``) for one of ``pairs`` (their cue and target
+    offsets into ``segment``).
+
+    The same loop with each token's tests done once instead of once per n-gram, and start tokens
+    whose n-grams all miss the zones skipped. (QuickUMLS's ``sent[j - 1] in invalid_mid_tokens``
+    compares a Token with ints, which spaCy never finds equal, so it never ends a span; it is left
+    out here.)
+    """
+    toks = list(doc)
+    n = len(toks)
+    if not n:
+        return []
+    window = matcher.window
+    min_len = matcher.min_match_length
+    starts = [t.idx for t in toks]
+    ends = [t.idx + len(t) for t in toks]
+    texts = [t.text_with_ws for t in toks]
+    valid = [matcher._is_valid_token(t) for t in toks]
+    valid_start = [matcher._is_valid_start_token(t) for t in toks]
+    valid_end = [matcher._is_valid_end_token(t) for t in toks]
+    skip = {t.i for t in toks if t.pos_ == "DET"}
+    top = max(hi for _, hi in zones)
+    bottom = min(lo for lo, _ in zones)
+
+    def touches(a: int, b: int) -> bool:
+        return any(a <= hi and b >= lo for lo, hi in zones) and any(
+            _eligible(a, b, *p, segment) for p in pairs
+        )
+
+    out = []
+    for i in range(n):
+        if not valid[i]:
+            continue
+        if starts[i] > top:
+            break  # every later n-gram starts after every zone
+        last = min(n, i + window)
+        if ends[last - 1] < bottom:
+            continue  # every n-gram from here ends before every zone
+        compensate = not valid_start[i]
+        if i + 1 == n and valid_end[i] and len(toks[i]) >= min_len and touches(starts[i], ends[i]):
+            out.append((starts[i], ends[i], toks[i].text))
+        for j in range(i + 1, last + 1):
+            if compensate:
+                compensate = False
+                continue
+            if not valid_end[j - 1]:
+                continue
+            a, b = starts[i], ends[j - 1]
+            if b - a < min_len or not touches(a, b):
+                continue
+            out.append((a, b, "".join(texts[k] for k in range(i, j) if k not in skip).strip()))
+    return out
+
+
+class _MemoReader:
+    """A QuickUMLS database reader whose ``get`` results are memoised per key (read-only data)."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.memo: dict[str, Any] = {}
+
+    def get(self, key: str) -> Any:
+        found = self.memo.get(key)
+        if found is None:
+            if len(self.memo) >= 8 * _MEMO_MAX_ENTRIES:
+                self.memo.clear()
+            found = self.memo[key] = tuple(self.reader.get(key))
+        return found
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.reader, name)
+
+
+def _lookup_abbreviation(table: dict[str, str], word: str) -> tuple[str | None, int]:
+    """Concept id and matched length of a token: exact, else without plural "s"/possessive "'s"."""
+    if word in table:
+        return table[word], len(word)
+    for suffix in ("'s", "\u2019s", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            base = word[: -len(suffix)]
+            if base in table and (suffix != "s" or base[-1].isupper()):
+                return table[base], len(word) if suffix == "s" else len(base)
+    return None, 0
+
+
+def _check_pair(text: str, p: CueTargetPair, i: int) -> None:
+    if not isinstance(p, CueTargetPair):
+        raise LinkingError(f"pair {i}: expected a CueTargetPair, got {type(p).__name__}")
+    n = len(text)
+    for name, s, e, expected in (
+        ("cue", p.cue_start, p.cue_end, p.cue_text),
+        ("target", p.target_start, p.target_end, p.target_text),
+    ):
+        if not (0 <= s <= e <= n):
+            raise LinkingError(
+                f"pair {i}: {name} offsets [{s}, {e}) fall outside the text (length {n})"
+            )
+        if text[s:e] != expected:
+            raise LinkingError(
+                f"pair {i}: text[{s}:{e}] is {text[s:e]!r} but {name}_text is {expected!r}; "
+                "was the pair extracted from a different text?"
+            )
+    if not (0 <= p.sentence_start <= p.sentence_end <= n):
+        raise LinkingError(
+            f"pair {i}: sentence offsets [{p.sentence_start}, {p.sentence_end}) "
+            "fall outside the text"
+        )

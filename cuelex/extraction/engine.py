@@ -1,0 +1,1671 @@
+"""Cue scan, scope and target extraction, coordination split, alternatives and conflict resolution.
+
+One regex scan (the ``regex`` module, POSIX leftmost-longest) finds cues, pseudo-cues, terminators
+and alternative markers; everything downstream works on character offsets into the original text,
+so every span it returns indexes that text exactly.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import lru_cache
+from typing import NamedTuple
+
+import regex
+
+try:  # the stdlib's regex parser, used only to find the first characters of each pattern
+    from re import _constants as _sre_constants
+    from re import _parser as _sre_parser
+except ImportError:  # Python 3.10
+    import sre_constants as _sre_constants  # type: ignore[no-redef]
+    import sre_parse as _sre_parser  # type: ignore[no-redef]
+
+from ..levels import DEFAULT_STRENGTH, Level, weaker
+from ..records import Assessment, Cue, CueTargetPair, Direction
+from ..resources import Resources, default_resources
+from ..schema import CueEntry
+from .sentences import SentenceSplitter
+
+log = logging.getLogger(__name__)
+
+_TOKEN = regex.compile(r"\w+(?:['’.\-]\w+)*|[^\w\s]", regex.V1)
+_FLAGS = regex.IGNORECASE | regex.VERSION1
+
+# kinds of scan matches
+CUE, PSEUDO, TERM, ALT, NOTALT = "cue", "pseudo", "term", "alt", "notalt"
+
+
+def _wrap(pattern: str, word_boundaries: bool) -> str:
+    return rf"(?<!\w)(?:{pattern})(?!\w)" if word_boundaries else f"(?:{pattern})"
+
+
+def _first_chars(pattern: str) -> frozenset[str] | None:
+    """Lower-case characters a pattern can start with, or None when that cannot be worked out.
+
+    Used only to dispatch the scan: patterns are grouped by first character so that each position
+    of the text is tried against a handful of patterns instead of all of them.
+    """
+    try:
+        tree = _sre_parser.parse(pattern, re.IGNORECASE)
+    except Exception:  # regex-module-only syntax: try this pattern everywhere
+        return None
+    found, nullable = _first_of_seq(list(tree))
+    if found is None or nullable:
+        return None
+    return frozenset(c.lower() for c in found) | frozenset(c.upper() for c in found)
+
+
+def _first_of_seq(items: list) -> tuple[set[str] | None, bool]:
+    out: set[str] = set()
+    for op, av in items:
+        found, nullable = _first_of_item(op, av)
+        if found is None:
+            return None, False
+        out |= found
+        if not nullable:
+            return out, False
+    return out, True
+
+
+_CATEGORY_CHARS = {
+    _sre_constants.CATEGORY_DIGIT: set("0123456789"),
+    _sre_constants.CATEGORY_SPACE: set(" \t\n\r\f\v"),
+}
+
+
+def _first_of_item(op, av) -> tuple[set[str] | None, bool]:  # type: ignore[no-untyped-def]
+    c = _sre_constants
+    if op is c.LITERAL:
+        return {chr(av)}, False
+    if op is c.IN:
+        chars: set[str] = set()
+        for o, a in av:
+            if o is c.LITERAL:
+                chars.add(chr(a))
+            elif o is c.RANGE and a[1] - a[0] <= 300:
+                chars |= {chr(x) for x in range(a[0], a[1] + 1)}
+            elif o is c.CATEGORY and a in _CATEGORY_CHARS:
+                chars |= _CATEGORY_CHARS[a]
+            else:
+                return None, False
+        return chars, False
+    if op is c.SUBPATTERN:
+        return _first_of_seq(list(av[-1]))
+    if op is c.BRANCH:
+        out: set[str] = set()
+        nullable = False
+        for branch in av[1]:
+            found, n = _first_of_seq(list(branch))
+            if found is None:
+                return None, False
+            out |= found
+            nullable = nullable or n
+        return out, nullable
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)):
+        lo, _hi, sub = av
+        found, n = _first_of_seq(list(sub))
+        return (None, False) if found is None else (found, lo == 0 or n)
+    if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
+        return set(), True
+    return None, False
+
+
+def _literal_prefixes(
+    pattern: str, k: int = 3, limit: int = 4000, spaces: bool = False
+) -> set[str] | None:
+    """Lower-case strings (at most ``k`` chars) one of which every match of ``pattern`` starts with.
+
+    None when they cannot be worked out (then the pattern is tried at every candidate position).
+    A prefix shorter than ``k`` means the literal part of the pattern ends there. With ``spaces``
+    the prefixes are those of the match text with every whitespace run collapsed to one " " (see
+    ``_spaced_head``), so that they can reach past ``\\s+`` into the next word.
+    """
+    try:
+        tree = _sre_parser.parse(pattern, re.IGNORECASE)
+    except Exception:
+        return None
+    out = _expand(list(tree), {""}, k, limit, spaces)
+    if out is None:
+        return None
+    prefixes = {p.rstrip(_CLOSED).lower() for p in out}
+    return None if "" in prefixes else prefixes
+
+
+_CLOSED = "\0"  # marks a prefix whose literal part has ended before k characters
+_REPEATS = (
+    _sre_constants.MAX_REPEAT,
+    _sre_constants.MIN_REPEAT,
+    getattr(_sre_constants, "POSSESSIVE_REPEAT", _sre_constants.MAX_REPEAT),
+)
+_WS_CHAR = regex.compile(r"\s", regex.V1)  # whitespace exactly as the patterns' \s sees it
+_WS_RUN = regex.compile(r"\s+", regex.V1)
+
+
+def _single(sub: object) -> tuple[object, object]:
+    """The only item of a repeat's body, or a non-item when the body has several."""
+    items = list(sub)  # type: ignore[call-overload]
+    if len(items) == 1:
+        return items[0]
+    return None, None
+
+
+def _close(heads: set[str], k: int) -> set[str]:
+    return {h if len(h) >= k or h.endswith(_CLOSED) else h + _CLOSED for h in heads}
+
+
+def _space_chars(op, av) -> set[str] | None:  # type: ignore[no-untyped-def]
+    """For a single-character item: the characters it matches with whitespace as " ", else None."""
+    c = _sre_constants
+    if op is c.LITERAL:
+        return {" " if _WS_CHAR.match(chr(av)) else chr(av)}
+    if op is not c.IN:
+        return None
+    chars: set[str] = set()
+    for o, a in av:
+        if o is c.LITERAL:
+            chars.add(" " if _WS_CHAR.match(chr(a)) else chr(a))
+        elif o is c.RANGE and a[1] - a[0] <= 300:
+            chars |= {" " if _WS_CHAR.match(chr(x)) else chr(x) for x in range(a[0], a[1] + 1)}
+        elif o is c.CATEGORY and a is c.CATEGORY_SPACE:
+            chars.add(" ")
+        elif o is c.CATEGORY and a in _CATEGORY_CHARS:
+            chars |= _CATEGORY_CHARS[a]
+        else:
+            return None
+    return chars
+
+
+def _add_chars(heads: set[str], chars: set[str]) -> set[str]:
+    """Extend heads by one character each; a space after a space collapses (whitespace runs)."""
+    return {h if ch == " " and h.endswith(" ") else h + ch for h in heads for ch in chars}
+
+
+def _expand(
+    items: list, heads: set[str], k: int, limit: int, spaces: bool = False
+) -> set[str] | None:
+    """Extend each open head by the literal continuations of ``items`` up to length k."""
+    c = _sre_constants
+    for n, (op, av) in enumerate(items):
+        open_heads = {h for h in heads if len(h) < k and not h.endswith(_CLOSED)}
+        if not open_heads:
+            return heads
+        done = heads - open_heads
+        rest = items[n + 1 :]
+        if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
+            continue
+        if spaces and op in (c.LITERAL, c.IN):
+            chars = _space_chars(op, av)
+            if chars is None or len(chars) > 40:
+                return done | _close(open_heads, k)
+            heads = done | _add_chars(open_heads, chars)
+        elif spaces and op in _REPEATS and _space_chars(*_single(av[2])) == {" "}:
+            # a whitespace run (\s+, \s*, " +") collapses to one space however long it is
+            lo = av[0]
+            taken = _expand(rest, _add_chars(open_heads, {" "}), k, limit, spaces)
+            skipped = _expand(rest, open_heads, k, limit, spaces) if lo == 0 else set()
+            if taken is None or skipped is None:
+                return None
+            return done | taken | skipped
+        elif op is c.LITERAL:
+            heads = done | {h + chr(av) for h in open_heads}
+        elif op is c.IN:
+            if any(o is c.CATEGORY and a is c.CATEGORY_SPACE for o, a in av):
+                return done | _close(open_heads, k)  # \s also matches unicode spaces
+            chars, _ = _first_of_item(op, av)
+            if chars is None or len(chars) > 40:
+                return done | _close(open_heads, k)
+            heads = done | {h + ch for h in open_heads for ch in chars}
+        elif op is c.SUBPATTERN:
+            sub = _expand(list(av[-1]), open_heads, k, limit, spaces)
+            follow = None if sub is None else _expand(rest, sub, k, limit, spaces)
+            return None if follow is None else done | follow
+        elif op is c.BRANCH:
+            out: set[str] = set(done)
+            for branch in av[1]:
+                follow = _expand(list(branch) + rest, open_heads, k, limit, spaces)
+                if follow is None:
+                    return None
+                out |= follow
+            return out
+        elif op in _REPEATS:
+            lo, hi, sub = av
+            once = _expand(list(sub), open_heads, k, limit, spaces)
+            if once is None:
+                return None
+            if hi != 1:
+                once = _close(once, k)  # repeated: stop extending here
+            taken = _expand(rest, once, k, limit, spaces)
+            skipped = _expand(rest, open_heads, k, limit, spaces) if lo == 0 else set()
+            if taken is None or skipped is None:
+                return None
+            return done | taken | skipped
+        else:
+            return done | _close(open_heads, k)
+        if len(heads) > limit:
+            return None
+    return heads
+
+
+class _Scanner:
+    """Leftmost-longest scan of many patterns at once, dispatched on literal prefixes.
+
+    Each pattern's literal prefixes are read from its parse tree twice: up to three characters of
+    raw text (for the prefilter) and up to ``DEPTH`` characters of text whose whitespace runs are
+    collapsed to one space (for dispatch; this reaches past the first word, so "is normal" is not
+    tried against the two dozen "is not seen" / "is excluded" patterns). A prefilter finds the
+    positions where some raw prefix begins; there, only the patterns whose spaced prefix agrees
+    with the text's next characters are tried, together, in POSIX (longest-match) mode. The result
+    equals one big POSIX alternation over all patterns (a test checks this) for text whose case
+    folds one character to one character, at a fraction of the cost.
+    """
+
+    _CANDIDATES = regex.compile(r"(?<!\w)\w|[^\w\s]", regex.V1)
+    DEPTH = 12  # characters of spaced prefix used for dispatch
+
+    def __init__(self, items: list[tuple[str, bool]], dispatch: bool = True):
+        self.items = items
+        self.dispatch = dispatch
+        anywhere: set[int] = set()
+        by_prefix: dict[str, set[int]] = {}
+        bounded: set[str] = set()
+        free: set[str] = set()
+        # for the folded prefilter: spaced prefixes (raw ones where those are unknown)
+        heads: dict[bool, set[tuple[str, bool]]] = {True: set(), False: set()}
+        for idx, (pattern, wb) in enumerate(items):
+            raw = _literal_prefixes(pattern, k=3) if dispatch else None
+            if raw is None:
+                anywhere.add(idx)
+                continue
+            (bounded if wb else free).update(regex.escape(p) for p in raw)
+            spaced = _literal_prefixes(pattern, k=self.DEPTH, spaces=True)
+            if spaced is not None:
+                heads[wb].update((p, True) for p in spaced)
+            else:
+                heads[wb].update((p, False) for p in raw)
+            # "" (spaced prefixes unknown): tried wherever the prefilter stops
+            for prefix in spaced if spaced is not None else ("",):
+                by_prefix.setdefault(prefix, set()).add(idx)
+        self._by_prefix = {k: frozenset(v) for k, v in by_prefix.items()}
+        self._always = self._by_prefix.pop("", frozenset())
+        self._anywhere_ids = frozenset(anywhere)
+        self._compiled: dict[frozenset[int], regex.Pattern] = {}
+        self._at: dict[str, regex.Pattern | None] = {}
+        # The prefilter stops (zero-width) wherever some prefix begins: on the lower-cased text
+        # (case-sensitive, fast) when lower-casing keeps every offset, else case-insensitively.
+        self._prefilter_ci = self._CANDIDATES
+        self._prefilter = None
+        self._prefilter_ascii: re.Pattern[str] | None = None
+        # non-ASCII characters of the prefixes, each folded to its own unused ASCII control code
+        marks = sorted(
+            {
+                ch
+                for h in (*heads[True], *heads[False])
+                for ch in h[0]
+                if not ch.isascii() and not _WS_CHAR.match(ch)
+            }
+        )
+        self._marks = dict(zip(marks, _FOLD_CODES))
+        self._fold: dict[str, str | None] = {}  # text character -> ASCII stand-in (cache)
+        if not anywhere:
+            parts = []
+            if bounded:
+                parts.append(r"(?<!\w)(?=" + _trie(bounded) + ")")
+            if free:
+                parts.append("(?=" + _trie(free) + ")")
+            source = "|".join(parts) or r"(?!)"
+            self._prefilter = regex.compile(source, regex.V1)
+            self._prefilter_ci = regex.compile(source, _FLAGS)
+            # On ASCII text the stdlib engine reads \w exactly as ``regex`` does, at a third of
+            # the cost, and stops only where a whole spaced prefix begins (a spaced prefix's " "
+            # is a run of what ``regex`` calls whitespace): a few stops a sentence, not one a word.
+            # Other text is folded to ASCII first, one character for one (see ``_folded``).
+            ascii_parts = []
+            for wb, start in ((True, r"(?<!\w)(?="), (False, "(?=")):
+                if heads[wb]:
+                    pieces = {tuple(self._piece(ch, sp) for ch in h) for h, sp in heads[wb]}
+                    ascii_parts.append(start + _trie_of_pieces(pieces) + ")")
+            if len(marks) <= len(_FOLD_CODES):
+                self._prefilter_ascii = re.compile("|".join(ascii_parts) or r"(?!)")
+
+    def _piece(self, ch: str, spaced: bool) -> str:
+        """The stdlib regex for one prefix character, on folded text."""
+        if spaced and ch == " ":
+            return _ASCII_WS_RUN
+        if ch.isascii():
+            return re.escape(ch)
+        if _WS_CHAR.match(ch):
+            return " "  # a raw prefix's literal non-ASCII space: folded text has " " there
+        return re.escape(self._marks.get(ch, ch))
+
+    def _fold_char(self, ch: str) -> str | None:
+        """ASCII stand-in for a non-ASCII text character (None: lower-casing changes lengths).
+
+        Its lower-case form when that is ASCII or a prefix character; else a space for what
+        ``regex`` calls whitespace, "x" for a word character and DEL for anything else, so that
+        every place where a prefix begins in the text still begins there in the folded text.
+        """
+        low = ch.lower()
+        if len(low) != 1:
+            return None
+        if low.isascii():  # KELVIN SIGN -> "k": a stand-in only if it is as much a word character
+            same = bool(_WORD_CHAR.match(ch)) == bool(_WORD_CHAR.match(low))
+            return low if same and not _WS_CHAR.match(ch) else None
+        if low in self._marks:
+            return self._marks[low]
+        if _WS_CHAR.match(ch):
+            return " "
+        return "x" if _WORD_CHAR.match(ch) else "\x7f"
+
+    def _folded(self, text: str) -> str | None:
+        """The lower-cased text with every non-ASCII character replaced by its ASCII stand-in."""
+        if text.isascii():
+            return text.lower()
+        fold = self._fold
+        out = []
+        last = 0
+        for m in _NON_ASCII.finditer(text):
+            out.append(text[last : m.start()].lower())
+            for ch in m.group():
+                if ch in fold:
+                    code = fold[ch]
+                else:
+                    code = fold[ch] = self._fold_char(ch)
+                if code is None:
+                    return None
+                out.append(code)
+            last = m.end()
+        out.append(text[last:].lower())
+        return "".join(out)
+
+    def _compile(self, ids: frozenset[int]) -> regex.Pattern:
+        """The POSIX alternation of a set of patterns (plus those that may start anywhere), cached."""
+        key = ids | self._anywhere_ids
+        found = self._compiled.get(key)
+        if found is None:
+            parts = [f"(?P<g{i}>{_wrap(*self.items[i])})" for i in sorted(key)]
+            found = self._compiled[key] = regex.compile("(?p)" + "|".join(parts), _FLAGS)
+        return found
+
+    def _pattern_for(self, head: str) -> regex.Pattern | None:
+        """Patterns that may match where the spaced, lower-cased text continues with ``head``."""
+        ids = self._always
+        by_prefix = self._by_prefix
+        for n in range(1, len(head) + 1):
+            found = by_prefix.get(head[:n])
+            if found is not None:
+                ids = ids | found
+        pattern = self._compile(ids) if ids or self._anywhere_ids else None
+        if len(self._at) < 100_000:  # bounded cache of head -> compiled bucket
+            self._at[head] = pattern
+        return pattern
+
+    def __reduce__(self):
+        return (_Scanner, (self.items, self.dispatch))
+
+    def finditer(self, text: str) -> Iterable[regex.Match]:
+        """Non-overlapping leftmost-longest matches of all patterns, in text order."""
+        if not self.dispatch:  # reference path: one POSIX alternation of every pattern
+            for m in self._compile(frozenset()).finditer(text):
+                if m.end() > m.start():
+                    yield m
+            return
+        pos = 0
+        at = self._at
+        depth = self.DEPTH
+        folded = self._folded(text) if self._prefilter_ascii is not None else None
+        if folded is not None:
+            stops = self._prefilter_ascii.finditer(folded)  # type: ignore[union-attr]
+        elif self._prefilter is not None and len(low := text.lower()) == len(text):
+            stops = self._prefilter.finditer(low)
+        else:
+            stops = self._prefilter_ci.finditer(text, overlapped=True)
+        for cand in stops:
+            start = cand.start()
+            if start < pos:
+                continue
+            head = text[start : start + 2 * depth]
+            if "  " in head or not head.isprintable():
+                head = _spaced_head(text, start, depth)
+            elif len(head) > depth:
+                head = head[:depth]
+            head = head.lower()
+            pattern = at[head] if head in at else self._pattern_for(head)
+            if pattern is None:
+                continue
+            m = pattern.match(text, start)
+            if m is not None and m.end() > start:
+                yield m
+                pos = m.end()
+
+
+def _trie(alternatives: Iterable[str]) -> str:
+    """One regex for many escaped alternatives, factored on common leading pieces (a trie)."""
+    return _trie_of_pieces(_PIECE.findall(alt) for alt in alternatives)
+
+
+_ASCII_WS_RUN = r"[\t\n\x0b\x0c\r ]+"  # regex's \s on ASCII (the stdlib's \s adds \x1c-\x1f)
+_FOLD_CODES = [chr(c) for c in (*range(1, 9), *range(0x0E, 0x1C))]  # neither \s nor \w anywhere
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_WORD_CHAR = regex.compile(r"\w", regex.V1)
+
+
+def _trie_of_pieces(alternatives: Iterable[Sequence[str]]) -> str:
+    """One regex for many alternatives given as sequences of regex pieces, factored as a trie."""
+    root: dict = {}
+    for alt in alternatives:
+        node = root
+        for piece in alt:
+            node = node.setdefault(piece, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [piece + emit(sub) for piece, sub in sorted(node.items()) if piece]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body  # an alternative may end here
+
+    return emit(root)
+
+
+_PIECE = regex.compile(r"\\.|.", regex.V1 | regex.DOTALL)  # an escaped character, a character
+
+
+def _spaced_head(text: str, start: int, depth: int) -> str:
+    """The first ``depth`` characters of ``text[start:]`` with every whitespace run made one space."""
+    width = 4 * depth
+    while True:
+        head = _WS_RUN.sub(" ", text[start : start + width])
+        if len(head) >= depth or start + width >= len(text):
+            return head[:depth]
+        width *= 4
+
+
+class _Construct:
+    """``Model.model_construct(**values)`` for already-valid values, without its per-field loop.
+
+    Builds the same ``__dict__`` (fields in declaration order, defaults filled in) and the same
+    set of explicitly set fields. Models with aliases, default factories, mutable defaults, extra
+    fields, private attributes or a post-init hook go through ``model_construct`` itself.
+    """
+
+    _IMMUTABLE = (type(None), bool, int, float, str, tuple, frozenset, Enum)
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        fields = cls.__pydantic_fields__  # type: ignore[attr-defined]
+        self.order = tuple(fields)
+        self.defaults = {n: f.default for n, f in fields.items() if not f.is_required()}
+        self.simple = (
+            all(
+                f.alias is None
+                and f.validation_alias is None
+                and f.default_factory is None
+                and (f.is_required() or isinstance(f.default, self._IMMUTABLE))
+                for f in fields.values()
+            )
+            and not cls.__pydantic_post_init__  # type: ignore[attr-defined]
+            and not cls.__pydantic_root_model__  # type: ignore[attr-defined]
+            and not cls.__private_attributes__  # type: ignore[attr-defined]
+            and cls.model_config.get("extra") != "allow"  # type: ignore[attr-defined]
+        )
+
+    def __call__(self, **values: object) -> object:
+        if not self.simple:
+            return self.cls.model_construct(**values)  # type: ignore[attr-defined]
+        defaults = self.defaults
+        data = {}
+        for name in self.order:
+            if name in values:
+                data[name] = values[name]
+            elif name in defaults:
+                data[name] = defaults[name]
+        inst = self.cls.__new__(self.cls)
+        _object_setattr(inst, "__dict__", data)
+        _object_setattr(inst, "__pydantic_fields_set__", {n for n in values if n in data})
+        _object_setattr(inst, "__pydantic_extra__", None)
+        _object_setattr(inst, "__pydantic_private__", None)
+        return inst
+
+
+_object_setattr = object.__setattr__
+_new_pair = _Construct(CueTargetPair)
+_OFFSETS = ("sentence_start", "sentence_end", "cue_start", "cue_end", "target_start", "target_end")
+_MEMO_MAX_ENTRIES = 8192  # memoised sentences per engine (the memo is emptied when full)
+_MEMO_MAX_CHARS = 600  # longer sentences are not memoised (they rarely repeat)
+_MEMO_MAX_DOC_CHARS = 2000  # nor longer texts as a whole
+_MEMO_MAX_DOCS = 4096  # memoised whole texts per engine (a few MB for radiology reports)
+
+
+def _moved(p: CueTargetPair, delta: int, doc_id: str | None) -> CueTargetPair:
+    """``p`` with every offset moved by ``delta`` and the given ``doc_id`` (same fields set)."""
+    data = p.__dict__.copy()
+    for name in _OFFSETS:
+        data[name] += delta
+    data["doc_id"] = doc_id
+    inst = CueTargetPair.__new__(CueTargetPair)
+    _object_setattr(inst, "__dict__", data)
+    _object_setattr(inst, "__pydantic_fields_set__", set(p.__pydantic_fields_set__))
+    _object_setattr(inst, "__pydantic_extra__", None)
+    _object_setattr(inst, "__pydantic_private__", None)
+    return inst
+
+
+def _context_reach(patterns: Iterable[str]) -> int | None:
+    """How many characters before a sentence the context patterns can see from inside it.
+
+    Word boundaries and line anchors see one character; a look-behind its maximum width (three
+    times, for full case folding). None when some pattern cannot be read this way (the memo is
+    then off).
+    """
+    reach = 1  # also "?" attached to the word before it (Engine._directions)
+    for pattern in patterns:
+        try:
+            tree = _sre_parser.parse(pattern, re.IGNORECASE)
+        except Exception:
+            return None
+        found = _behind(list(tree))
+        if found is None:
+            return None
+        reach = max(reach, found)
+    return reach
+
+
+def _behind(items: list) -> int | None:
+    c = _sre_constants
+    reach = 0
+    for op, av in items:
+        subs: list = []
+        extra = 0  # how far back the sub-pattern starts (a look-behind's width)
+        if op in (c.ASSERT, c.ASSERT_NOT):
+            direction, sub = av
+            if direction < 0:
+                width = sub.getwidth()[1]
+                if width >= c.MAXREPEAT:
+                    return None
+                extra = 3 * width
+                reach = max(reach, extra)
+            subs = [sub]
+        elif op is c.AT:
+            reach = max(reach, 1)
+        elif op is c.SUBPATTERN:
+            subs = [av[-1]]
+        elif op is c.BRANCH:
+            subs = list(av[1])
+        elif op in _REPEATS:
+            subs = [av[2]]
+        elif op is getattr(c, "ATOMIC_GROUP", None):
+            subs = [av]
+        elif op is c.GROUPREF_EXISTS:
+            subs = [x for x in av[1:] if x is not None]
+        elif op not in (c.LITERAL, c.NOT_LITERAL, c.IN, c.ANY, c.GROUPREF):
+            return None
+        for sub in subs:
+            found = _behind(list(sub))
+            if found is None:
+                return None
+            reach = max(reach, extra + found)
+    return reach
+
+
+class _Match(NamedTuple):  # a tuple: built for every scan match, cheaply
+    start: int
+    end: int
+    kind: str
+    rule_id: str
+    entry: CueEntry | None = None
+
+
+@dataclass
+class _CueHit:
+    """A cue in one sentence, with its resolved level and direction."""
+
+    start: int
+    end: int
+    text: str
+    level: Level
+    direction: Direction
+    entry: CueEntry
+    rule_id: str
+    context_rule: str | None = None
+    is_alternative: bool = False
+
+    @property
+    def strength(self) -> float:
+        """The entry's strength when the entry's level stands; the level's default otherwise."""
+        if self.entry is not None and self.entry.level is self.level and self.entry.strength is not None:
+            return self.entry.strength
+        return DEFAULT_STRENGTH[self.level]
+
+    def as_cue(self) -> Cue:
+        return Cue(
+            text=self.text,
+            start=self.start,
+            end=self.end,
+            level=self.level,
+            rule_id=self.rule_id,
+            direction=self.direction,
+            strength=self.strength,
+        )
+
+
+@dataclass(slots=True)
+class _Tok:
+    start: int
+    end: int
+    low: str
+
+
+@dataclass
+class _Reach:
+    """One cue reaching one target span (trimmed noun phrase) through its scope."""
+
+    cue: _CueHit
+    start: int
+    end: int
+    side: Direction
+    distance: int  # tokens between cue and target
+    cover_start: int = -1  # what the cue governs for assess(): the target, or for a backward cue
+    cover_end: int = -1  # the whole subject phrase ("testing for BK virus is negative")
+
+    def __post_init__(self) -> None:
+        if self.cover_start < 0:
+            self.cover_start, self.cover_end = self.start, self.end
+
+
+@dataclass
+class _AltGroup:
+    marker_start: int
+    marker_end: int
+    marker_text: str
+    rule_id: str
+    members: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class _SentenceAnalysis:
+    start: int
+    end: int
+    text: str  # the sentence
+    cues: list[_CueHit]
+    reaches: list[_Reach]
+    alt_groups: list[_AltGroup]
+
+
+class _WordList:
+    """A list of words and multi-word phrases, matched as token runs (longest first)."""
+
+    def __init__(self, items: Iterable[str]):
+        phrases: dict[str, list[tuple[str, ...]]] = {}
+        for item in items:
+            toks = tuple(t.lower() for t in _TOKEN.findall(str(item)))
+            if toks:
+                phrases.setdefault(toks[0], []).append(toks)
+        for key in phrases:
+            phrases[key].sort(key=len, reverse=True)
+        self._phrases = phrases
+        self._words = frozenset(k for k, v in phrases.items() if any(len(p) == 1 for p in v))
+
+    def match_at(self, toks: Sequence[_Tok], i: int, stop: int | None = None) -> int:
+        """Length in tokens of the longest item starting at ``toks[i]`` (0 if none)."""
+        stop = len(toks) if stop is None else stop
+        if i >= stop:
+            return 0
+        for phrase in self._phrases.get(toks[i].low, ()):
+            n = len(phrase)
+            if i + n <= stop and all(toks[i + k].low == phrase[k] for k in range(n)):
+                return n
+        return 0
+
+    def match_ending_at(self, toks: Sequence[_Tok], j: int, lo: int = 0) -> int:
+        """Length of the longest item ending at ``toks[j-1]`` (0 if none)."""
+        best = 0
+        for n in range(1, min(6, j - lo) + 1):
+            i = j - n
+            for phrase in self._phrases.get(toks[i].low, ()):
+                if len(phrase) == n and all(toks[i + k].low == phrase[k] for k in range(n)):
+                    best = n
+        return best
+
+    def __contains__(self, word: str) -> bool:
+        return word in self._words  # the one-token items
+
+
+class Engine:
+    """The rule engine behind ``cuelex.extract`` and ``cuelex.assess``. Immutable once built; picklable."""
+
+    def __init__(self, resources: Resources | None = None, *, memo: bool = True):
+        self.resources = resources or default_resources()
+        self.memo = memo  # memoise per sentence and per text (exact; see ``_memo_key``)
+        res = self.resources
+        self.splitter = SentenceSplitter(res.sentences)
+        self._entries = {c.id: c for c in res.cues}
+        items: list[tuple[str, bool]] = []
+        self._group_info: list[tuple[str, str, CueEntry | None]] = []
+
+        def add(kind: str, rid: str, pattern: str, wb: bool, entry: CueEntry | None = None) -> None:
+            self._group_info.append((kind, rid, entry))
+            items.append((pattern, wb))
+
+        for c in res.cues:
+            add(ALT if c.id.startswith("alt.") else CUE, c.id, c.pattern, c.word_boundaries, c)
+        for r in res.pseudo_cues:
+            add(PSEUDO, r.id, r.pattern, r.word_boundaries)
+        for r in res.terminators:
+            add(TERM, r.id, r.pattern, r.word_boundaries)
+        for r in res.alternatives:
+            add(ALT, r.id, r.pattern, r.word_boundaries)
+        for r in res.not_alternatives:
+            add(NOTALT, r.id, r.pattern, r.word_boundaries)
+        self._scan = _Scanner(items)
+        self._context = [
+            (
+                rule,
+                # searched backwards from the cue ((?r)): the same yes/no as a forward search,
+                # without trying every start position of a long sentence (quadratic)
+                regex.compile(f"(?r)(?:{rule.preceded_by})\\Z", _FLAGS)
+                if rule.preceded_by
+                else None,
+                regex.compile(f"(?:{rule.followed_by})", _FLAGS) if rule.followed_by else None,
+            )
+            for rule in res.context
+        ]
+        # per-sentence memo of extract(): (sentence, left context, matches) -> pairs at offset 0
+        self._memo: dict[tuple, list[CueTargetPair]] = {}
+        self._doc_memo: dict[tuple, list[CueTargetPair]] = {}  # whole texts, pairs without doc_id
+        self._left_reach = _context_reach([r.preceded_by for r in res.context if r.preceded_by])
+        if not _new_pair.simple or not memo:
+            self._left_reach = None  # records are relocated by rebuilding their __dict__
+        t = res.targets
+        self._strip_leading = _WordList(t.strip_leading)
+        self._strip_trailing = _WordList(t.strip_trailing)
+        self._backward_skip = _WordList(t.backward_skip)
+        self._breakers = _WordList(t.phrase_breakers)
+        self._verbs = _WordList(t.clause_verbs)
+        self._verb_like = _WordList(t.verb_like)
+        self._verb_suffixes = tuple(t.verb_suffixes)
+        self._adjective_suffixes = tuple(t.adjective_suffixes)
+        self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
+        self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
+        self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
+        self._copulas = frozenset(w.lower() for w in t.copulas)
+        self._subjects = _WordList(t.clause_subjects)
+        self._coord = _WordList(t.coordinators)
+        self._non_targets = frozenset(w.lower() for w in t.non_targets)
+
+    def __reduce__(self):  # rebuild from the (picklable) resources in the other process
+        return (_rebuild_engine, (self.resources, self.memo))
+
+    # ------------------------------------------------------------------ scanning
+
+    def _scan_text(self, text: str) -> list[_Match]:
+        out = []
+        for m in self._scan.finditer(text):
+            if m.start() == m.end():
+                continue
+            kind, rid, entry = self._group_info[int(m.lastgroup[1:])]
+            out.append(_Match(m.start(), m.end(), kind, rid, entry))
+        return out
+
+    def lookup(self, phrase: str) -> tuple[str, str, CueEntry | None] | None:
+        """(kind, rule id, lexicon entry) of the scan match covering all of ``phrase``, if any.
+
+        Kinds: "cue", "pseudo", "term", "alt", "notalt". Useful to check which entry a cue hits.
+        """
+        found = self._scan_text(phrase)
+        if len(found) == 1 and (found[0].start, found[0].end) == (0, len(phrase)):
+            m = found[0]
+            return m.kind, m.rule_id, m.entry
+        return None
+
+    def sentences(self, text: str) -> list[tuple[int, int]]:
+        """Sentence spans of ``text`` from the clinical splitter."""
+        return self.splitter.split(text)
+
+    def _analyses(
+        self, text: str, sentences: Sequence[tuple[int, int]] | None
+    ) -> list[_SentenceAnalysis]:
+        return [
+            self._analyze_sentence(text, s, e, inside)
+            for s, e, inside in self._sentence_matches(text, sentences)
+        ]
+
+    def _sentence_matches(
+        self, text: str, sentences: Sequence[tuple[int, int]] | None
+    ) -> list[tuple[int, int, list[_Match]]]:
+        """(start, end, scan matches inside) of each sentence that holds a cue or an alternative."""
+        spans = list(sentences) if sentences is not None else self.sentences(text)
+        matches = self._scan_text(text)
+        starts = [m.start for m in matches]
+        cue_starts = [m.start for m in matches if m.kind in (CUE, ALT)]
+        n_cues = len(cue_starts)
+        out = []
+        for s, e in spans:
+            k = bisect_left(cue_starts, s)
+            if k == n_cues or cue_starts[k] >= e:
+                continue  # no cue or alternative starts inside: nothing to analyse
+            lo, hi = bisect_left(starts, s), bisect_left(starts, e)
+            inside = [m for m in matches[lo:hi] if m.end <= e]
+            if not any(m.kind in (CUE, ALT) for m in inside):
+                continue
+            out.append((s, e, inside))
+        return out
+
+    def _memo_key(self, text: str, s: int, e: int, inside: list[_Match]) -> tuple | None:
+        """What a sentence's pairs depend on (None: not memoised; see ``_memo``).
+
+        The sentence text, its scan matches (a match crossing into it from the sentence before
+        changes them), and the few characters before it that the context rules' look-behinds,
+        word boundaries and "?" attachment can see.
+        """
+        if self._left_reach is None or e - s > _MEMO_MAX_CHARS:
+            return None
+        return (
+            text[s:e],
+            text[max(0, s - self._left_reach) : s],
+            tuple((m.start - s, m.end - s, m.kind, m.rule_id, id(m.entry)) for m in inside),
+        )
+
+    def clear_memo(self) -> None:
+        """Forget the memoised sentence results (benchmarks clear it to time cold passes)."""
+        self._memo.clear()
+        self._doc_memo.clear()
+
+    # ------------------------------------------------------------------ per sentence
+
+    def _analyze_sentence(
+        self, text: str, s: int, e: int, matches: list[_Match]
+    ) -> _SentenceAnalysis:
+        toks = [
+            _Tok(s + m.start(), s + m.end(), m.group().lower()) for m in _TOKEN.finditer(text[s:e])
+        ]
+        tstarts = [t.start for t in toks]
+        tends = [t.end for t in toks]
+        cues: list[_CueHit] = []
+        alt_markers: list[_Match] = []
+        boundaries: list[tuple[int, int, str]] = []  # (start, end, rule id): terminators and cues
+        for m in matches:
+            if m.kind == CUE:
+                hit = self._make_cue(text, s, e, m)
+                cues.append(hit)
+                boundaries.append((m.start, m.end, m.rule_id))
+            elif m.kind == TERM:
+                boundaries.append((m.start, m.end, m.rule_id))
+            elif m.kind == ALT:
+                alt_markers.append(m)
+        boundaries.sort()
+        bstarts = [b[0] for b in boundaries]
+
+        def tok_range(a: int, b: int) -> tuple[int, int]:
+            """Token index range of tokens wholly inside [a, b)."""
+            return bisect_left(tstarts, a), bisect_right(tends, b)
+
+        reaches: list[_Reach] = []
+        for cue in cues:
+            k = bisect_right(bstarts, cue.start)
+            nxt = next((b for b in boundaries[k:] if b[0] >= cue.end), None)
+            f_end = nxt[0] if nxt else e
+            prev = [b for b in boundaries[: k - 1] if b[1] <= cue.start]
+            b_start = prev[-1][1] if prev else s
+            prev_rid = prev[-1][2] if prev else None
+            directions = self._directions(text, cue)
+            if Direction.FORWARD in directions:
+                i, j = tok_range(cue.end, f_end)
+                hedge = cue.level in (Level.UL2, Level.UL3)
+                found_fwd = self._forward_targets(toks, i, j, cue.entry.scope_tokens, hedge)
+                if (
+                    nxt is not None
+                    and not nxt[2].startswith("term.")
+                    and len(found_fwd) == 1
+                    and found_fwd[0][1] == j
+                    and all(self._is_modifier(toks[t]) for t in range(*found_fwd[0]))
+                ):
+                    # "consider a fluoroscopic | evaluation for ...": a modifier cut off by the
+                    # next cue is no target
+                    found_fwd = []
+                for a, b in found_fwd:
+                    reaches.append(
+                        _Reach(cue, toks[a].start, toks[b - 1].end, Direction.FORWARD, a - i)
+                    )
+            forward_found = bool(reaches) and reaches[-1].cue is cue
+            if Direction.BACKWARD in directions and not (
+                cue.direction is Direction.EITHER and forward_found
+            ):
+                # an "either" cue looks backward only when nothing follows it in its clause
+                i, j = tok_range(b_start, cue.start)
+                found = self._backward_targets(toks, i, j, either=cue.direction is Direction.EITHER)
+                if not found and prev_rid and prev_rid.startswith("term.which") and prev:
+                    # "a nodule which is indeterminate": look past the relative pronoun
+                    k2 = len(prev) - 1
+                    b2 = prev[k2 - 1][1] if k2 >= 1 else s
+                    i2, j2 = tok_range(b2, prev[-1][0])
+                    if self._only_skippable(toks, tok_range(prev[-1][1], cue.start)):
+                        found = self._backward_targets(toks, i2, j2, either=False)
+                        j = j2
+                for a, b, part_end in found:
+                    reaches.append(
+                        _Reach(
+                            cue,
+                            toks[a].start,
+                            toks[b - 1].end,
+                            Direction.BACKWARD,
+                            j - b,
+                            toks[a].start,
+                            toks[part_end - 1].end,
+                        )
+                    )
+        alt_groups = self._alternative_groups(text, toks, alt_markers, boundaries, s, e)
+        return _SentenceAnalysis(s, e, text[s:e], cues, reaches, alt_groups)
+
+    def _make_cue(self, text: str, s: int, e: int, m: _Match) -> _CueHit:
+        entry = m.entry
+        assert entry is not None
+        level = entry.level
+        ctx_id = None
+        for rule, before, after in self._context:
+            if entry.id not in rule.cue_ids:
+                continue
+            if before is not None and not before.search(text, s, m.start):
+                continue
+            if after is not None and not after.match(text, m.end, e):
+                continue
+            level, ctx_id = rule.set_level, rule.id
+            break
+        direction = entry.direction
+        return _CueHit(
+            m.start, m.end, text[m.start : m.end], level, direction, entry, entry.id, ctx_id
+        )
+
+    @staticmethod
+    def _directions(text: str, cue: _CueHit) -> tuple[Direction, ...]:
+        if cue.direction is Direction.FORWARD:
+            return (Direction.FORWARD,)
+        if cue.direction is Direction.BACKWARD:
+            return (Direction.BACKWARD,)
+        if cue.text == "?":
+            # "?PE" / "? PE" looks forward, "PE?" looks backward
+            attached = cue.start > 0 and text[cue.start - 1].isalnum()
+            return (Direction.BACKWARD,) if attached else (Direction.FORWARD,)
+        return (Direction.FORWARD, Direction.BACKWARD)
+
+    # ------------------------------------------------------------------ targets
+
+    def _is_punct(self, tok: _Tok) -> bool:
+        return not (tok.low[0].isalnum() or tok.low[0] == "_")
+
+    def _clause_start(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
+        """Does toks[i:j] start or contain a new clause (subject pronoun first, or a clause verb)?"""
+        if i < j and self._subjects.match_at(toks, i, j):
+            return True
+        # a participle right after a noun ("rales or rhonchi noted") does not start a clause
+        return any(
+            toks[k].low in self._verbs
+            and not (
+                k > i
+                and toks[k].low not in self._copulas
+                and self._strip_trailing.match_at(toks, k, k + 1)
+            )
+            for k in range(i, j)
+        )
+
+    @staticmethod
+    def _coord_kind(tok: _Tok) -> str:
+        """ "and" for conjunctions that can start a new clause, "or" for the others (or, nor, and/or)."""
+        return "and" if tok.low in ("and", "plus", "&", "as") else "or"
+
+    def _split_conjuncts(self, toks: Sequence[_Tok], i: int, j: int) -> list[tuple[int, int, str]]:
+        """Split toks[i:j] at commas and coordinators: (start, end, separator-before) parts."""
+        parts: list[tuple[int, int, str]] = []
+        start, sep = i, ""
+        k = i
+        while k < j:
+            low = toks[k].low
+            if (
+                low == "("
+            ):  # a parenthesis is part of the conjunct it follows: "bleeding (occult or overt)"
+                close = next((m for m in range(k + 1, j) if toks[m].low == ")"), None)
+                if close is not None:
+                    k = close + 1
+                    continue
+            n = self._coord.match_at(toks, k, j)
+            if low == ",":
+                parts.append((start, k, sep))
+                # ", and" / ", or": the coordinator is the separator
+                n2 = self._coord.match_at(toks, k + 1, j)
+                start, sep = k + 1 + n2, (self._coord_kind(toks[k + 1]) if n2 else "comma")
+                k = start
+                continue
+            if n:
+                parts.append((start, k, sep))
+                start, sep = k + n, self._coord_kind(toks[k])
+                k = start
+                continue
+            k += 1
+        parts.append((start, j, sep))
+        return parts
+
+    def _noun_phrase(self, toks: Sequence[_Tok], i: int, j: int) -> tuple[int, int] | None:
+        """The target noun phrase at the start of toks[i:j] (strip leading words, cut at breakers)."""
+        if (
+            i + 2 < j
+            and len(toks[i].low) <= 2
+            and (toks[i].low.isdigit() or (len(toks[i].low) == 1 and toks[i].low.isalpha()))
+            and toks[i + 1].low in (".", ")")
+            and (i == 0 or toks[i - 1].low in (".", ":", ";"))
+        ):
+            i += 2  # a list number ("2. Minimal bibasilar atelectasis") is not part of the target
+        while i < j:
+            n = self._strip_leading.match_at(toks, i, j)
+            if n:
+                i += n
+                continue
+            if self._is_punct(toks[i]):
+                i += 1
+                continue
+            break
+        # verbs and adverbs after a negated verb ("has not noticed any blood"): the object is the target
+        while i < j and (
+            toks[i].low in self._verbs
+            or toks[i].low in self._verb_like
+            or (self._verb_form(toks, i, j) and toks[i].low not in self._modifier_words)
+        ):
+            i += 1
+            while i < j and self._strip_leading.match_at(toks, i, j):
+                i += self._strip_leading.match_at(toks, i, j)
+        k = i
+        limit = self.resources.targets.max_tokens
+        while k < j and k - i < limit:
+            tok = toks[k]
+            if self._is_punct(tok) and tok.low not in ("%", "'", "’", "/", "+", "#"):
+                break
+            if (
+                tok.low == "to"
+                and i < k < j - 1
+                and self._is_modifier(toks[k - 1])
+                and self._is_modifier(toks[k + 1])
+            ):
+                k += 1  # "a moderate to large left pleural effusion": a range, not a preposition
+                continue
+            if tok.low in self._breakers or (k > i and tok.low in self._verbs):
+                break
+            if k > i and self._breakers.match_at(toks, k, j) > 1:
+                break
+            k += 1
+        while k > i:
+            n = self._strip_trailing.match_ending_at(toks, k, i)
+            if n and n < k - i:
+                k -= n
+                continue
+            if self._is_punct(toks[k - 1]) and toks[k - 1].low != "%":
+                k -= 1
+                continue
+            break
+        if k <= i:
+            return None
+        words = [t.low for t in toks[i:k] if not self._is_punct(t)]
+        if not words or all(w in self._non_targets or w.isdigit() for w in words):
+            return None  # "informative", "follow-up": no clinical target
+        if all(w in self._non_targets or w in self._modifier_words for w in words) and any(
+            w in self._non_targets for w in words
+        ):
+            return None  # "additional treatment", "high clinical concern"
+        if words[-1] in self._non_target_heads:
+            return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
+        if (
+            i + 1 < j
+            and toks[i].low.endswith("ing")
+            and (self._is_object_start(toks[i + 1]) or self._is_person(toks, i + 1))
+        ):
+            return None  # "bothering Karen", "overdoing it": a verb with its object
+        person = next((m for m in range(i, k) if self._is_person(toks, m)), None)
+        if person is not None:
+            # "a fall he incurred": the noun phrase ends before the clause; "I believe he": none
+            k = person
+            while k > i and self._is_punct(toks[k - 1]):
+                k -= 1
+            if k <= i:
+                return None
+            words = [t.low for t in toks[i:k] if not self._is_punct(t)]
+            if not words or all(w in self._non_targets for w in words):
+                return None
+        if toks[i].low in self._verbs:
+            return None
+        return i, k
+
+    def _extend_repeated_head(
+        self,
+        toks: Sequence[_Tok],
+        np: tuple[int, int],
+        b: int,
+        earlier: list[tuple[int, int, bool, bool]],
+    ) -> tuple[int, int]:
+        """ "malignancy or malignancy with postobstructive pneumonia": a conjunct that repeats an
+        earlier target keeps the "with ..." phrase that tells the alternatives apart."""
+        s, e = np
+        if e >= b or toks[e].low != "with":
+            return np
+        words = [t.low for t in toks[s:e]]
+        if not any([t.low for t in toks[a:c]] == words for a, c, _, _ in earlier):
+            return np
+        rest = self._noun_phrase(toks, e + 1, b)
+        return (s, rest[1]) if rest is not None and rest[0] == e + 1 else np
+
+    _PERSONS = frozenset({"he", "she", "we", "they", "you", "it"})
+    _OBJECT_START = frozenset(
+        {"the", "a", "an", "his", "her", "their", "my", "your", "our", "it", "him", "them", "me", "us"}
+    )
+
+    def _is_person(self, toks: Sequence[_Tok], m: int) -> bool:
+        """A personal pronoun ("he", "we", capital "I" but not "type I")."""
+        tok = toks[m]
+        if tok.low in self._PERSONS:
+            return True
+        if tok.low == "i" and tok.end - tok.start == 1:
+            prev = toks[m - 1].low if m > 0 else ""
+            return prev not in ("type", "grade", "stage", "class", "phase", "level", "mobitz")
+        return False
+
+    def _is_object_start(self, tok: _Tok) -> bool:
+        return tok.low in self._OBJECT_START
+
+    def _is_modifier(self, tok: _Tok) -> bool:
+        """A word that modifies a later head noun ("acute", "left", "alveolar"), never a head itself."""
+        low = tok.low
+        return low in self._modifier_words or (
+            len(low) > 4 and low.endswith(self._adjective_suffixes)
+        )
+
+    def _has_verb(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
+        """Does toks[i:j] have a verb other than a copula, or a subject pronoun?"""
+        for k in range(i, j):
+            low = toks[k].low
+            if low in self._copulas:
+                continue
+            if low == "there" and k + 1 < j and toks[k + 1].low in self._copulas:
+                continue  # existential "there is A or B" offers alternatives like "A or B"
+            if low in self._verbs or low in self._verb_like or self._subjects.match_at(toks, k, j):
+                return True
+        return False
+
+    def _verb_form(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
+        """ "noticed" in "not noticed any blood", "fully" in "not fully resolved"; not "increased thirst"."""
+        low = toks[i].low
+        if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes):
+            return False
+        if i + 1 >= j:
+            # "not resolved"; but "splenomegaly", "anomaly" are nouns
+            return low.endswith("ed")
+        nxt = toks[i + 1].low
+        return (
+            bool(self._strip_leading.match_at(toks, i + 1, j))
+            or nxt in self._verb_like
+            or (len(nxt) > 4 and nxt.endswith(self._verb_suffixes))
+        )
+
+    def _forward_targets(
+        self,
+        toks: Sequence[_Tok],
+        i: int,
+        j: int,
+        scope: int | None = None,
+        hedge: bool = False,
+    ) -> list[tuple[int, int]]:
+        j = min(j, i + (scope or self.resources.targets.max_scope_tokens))
+        parts = self._split_conjuncts(toks, i, j)
+        out: list[
+            tuple[int, int, bool, bool]
+        ] = []  # start, end, cut by a preposition, lone adjective
+        has_coord = any(sep in ("and", "or") for _, _, sep in parts)
+        prev_cut = False
+        max_part = self.resources.targets.max_conjunct_tokens
+        for idx, (a, b, sep) in enumerate(parts):
+            if a >= b:
+                if idx == 0:
+                    break
+                continue
+            np = self._noun_phrase(toks, a, b)
+            if idx > 0:
+                # later conjuncts must be short noun phrases, not new clauses ("no fever and she is
+                # eating well"); a participle after the noun ("or masses noted") is fine
+                # "neither A nor B is present" / "no A or B is seen": B is still in the list;
+                # "likely A, and B is present": a new clause
+                end = b if sep in ("and", "comma") else (np[1] if np else b)
+                if np is None or self._clause_start(toks, a, end) or np[1] - np[0] > max_part:
+                    break
+                if sep == "comma" and not has_coord and np[1] - np[0] > 4:
+                    break
+                if hedge and prev_cut and sep in ("and", "comma"):
+                    # "possibly fibrosis in the left mid and lower lung zone": after a place
+                    # phrase, "and" goes on with the place, not with another reading
+                    break
+                if hedge and sep == "and" and toks[np[1] - 1].low in self._observation_heads:
+                    # "fullness consistent with adenopathy and bilateral interstitial opacities":
+                    # the hedge is on the reading, the later observation is stated plainly
+                    break
+            elif np is None:
+                break  # nothing usable right after the cue ("no, ..."): nothing further either
+            cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
+            prev_cut = cut_by_breaker
+            modifiers_only = all(self._is_modifier(toks[k]) for k in range(np[0], np[1]))
+            if out and out[-1][3] and sep in ("and", "or", "comma") and not modifiers_only:
+                # "mediastinal or hilar lymphadenopathy", "no acute alveolar or interstitial
+                # infiltrates", "left midlung and left basilar atelectasis": conjuncts made only of
+                # modifiers share the later head noun, so the whole coordination is one target
+                first = out[-1][0]
+                while out and out[-1][3]:
+                    first = out.pop()[0]
+                out.append((first, np[1], cut_by_breaker, False))
+            else:
+                np = self._extend_repeated_head(toks, np, b, out)
+                out.append((np[0], np[1], cut_by_breaker, modifiers_only))
+            # a breaker or clause inside the first part ends the list unless a coordinator follows
+            if np[1] < b and self._clause_start(toks, np[1], b):
+                break
+        # a later conjunct of bare modifiers cut off by the next cue ("probable small effusions
+        # and minimal questionable edema") is no target
+        return [
+            (a, b)
+            for n, (a, b, _, mods) in enumerate(out)
+            if not (
+                mods and n > 0 and all(toks[k].low in self._modifier_words for k in range(a, b))
+            )
+        ]
+
+    def _only_skippable(self, toks: Sequence[_Tok], rng: tuple[int, int]) -> bool:
+        i, j = rng
+        while j > i:
+            n = self._backward_skip.match_ending_at(toks, j, i)
+            if not n:
+                return False
+            j -= n
+        return True
+
+    def _backward_targets(
+        self, toks: Sequence[_Tok], i: int, j: int, either: bool, nearest: bool = False
+    ) -> list[tuple[int, int, int]]:
+        """Targets before a cue as (start, end, conjunct end) token indices, in text order."""
+        i = max(i, j - self.resources.targets.max_scope_tokens)
+        # skip copulas and adverbs between the target and the cue
+        while j > i:
+            n = self._backward_skip.match_ending_at(toks, j, i)
+            if n:
+                j -= n
+                continue
+            break
+        if j > i and toks[j - 1].low == ",":
+            if either:
+                return []  # "effusion, likely atelectasis": an either-way cue looks forward only
+            j -= 1  # "partial small bowel obstruction, resolved"
+        if j <= i:
+            return []
+        parts = self._split_conjuncts(toks, i, j)
+        out: list[tuple[int, int, int]] = []
+        coord_seen = False
+        max_part = self.resources.targets.max_conjunct_tokens
+        for idx in range(len(parts) - 1, -1, -1):
+            a, b, sep = parts[idx]
+            last = idx == len(parts) - 1
+            if a >= b:
+                break
+            if last:
+                # the last clause verb or subject before the target starts the clause
+                for k in range(b - 1, a - 1, -1):
+                    if toks[k].low in self._verbs or (
+                        self._breakers.match_at(toks, k, b) == 1 and k == a
+                    ):
+                        a = k + 1
+                        break
+                    if nearest and toks[k].low in self._copulas and k + 1 < b:
+                        # "blunting reflects pleural thickening or scarring"
+                        a = k + 1
+                        break
+                    if nearest and toks[k].low == "with" and k + 1 < b:
+                        # alternatives: "cardiomegaly with mild infiltrates versus atelectasis"
+                        # offers the infiltrates, not the cardiomegaly, as the alternative
+                        a = k + 1
+                        break
+            else:
+                if b - a > max_part or self._clause_start(toks, a, b):
+                    break
+            np = self._noun_phrase(toks, a, b)
+            if np is None:
+                break
+            out.append((np[0], np[1], b))
+            if sep in ("and", "or"):
+                coord_seen = True
+            elif sep == "comma":
+                # "A, B and C are not seen": a comma list needs a coordinator after it
+                if not coord_seen:
+                    break
+            else:
+                break
+        out.reverse()
+        return out
+
+    # ------------------------------------------------------------------ alternatives
+
+    def _alternative_groups(
+        self,
+        text: str,
+        toks: Sequence[_Tok],
+        markers: list[_Match],
+        boundaries: list[tuple[int, int, str]],
+        s: int,
+        e: int,
+    ) -> list[_AltGroup]:
+        groups = []
+        tstarts = [t.start for t in toks]
+        tends = [t.end for t in toks]
+        for m in markers:
+            left_b = max((b[1] for b in boundaries if b[1] <= m.start), default=s)
+            right_b = min((b[0] for b in boundaries if b[0] >= m.end), default=e)
+            li, lj = bisect_left(tstarts, left_b), bisect_right(tends, m.start)
+            ri, rj = bisect_left(tstarts, m.end), bisect_right(tends, right_b)
+            entry = m.entry
+            if entry is None and self._has_verb(toks, li, rj):
+                continue  # "she sits or stands", "we can discuss medications or therapies"
+            both_sides = entry is None or entry.direction is not Direction.FORWARD
+            slash = m.rule_id == "alt.slash"
+            if slash and (lj == 0 or self._is_modifier(toks[lj - 1])):
+                continue  # "aortic/mitral disease": modifiers sharing a head, not alternatives
+            right = self._forward_targets(toks, ri, rj)
+            if slash:
+                # "atelectasis/scarring, cataracts": the slash joins the two words next to it
+                right = [r for r in right[:1] if r[0] == ri]
+            if not right:
+                continue
+            if both_sides:
+                left = [
+                    (a, b)
+                    for a, b, _ in self._backward_targets(toks, li, lj, either=False, nearest=True)
+                ]
+                if slash:
+                    left = [x for x in left[-1:] if x[1] == lj]
+                if not left:
+                    continue
+                # alternatives are short noun phrases on both sides of the marker
+                if toks[lj - 1].low == "," and (m.entry is None):
+                    continue
+                members = left + right
+            else:
+                members = right
+            groups.append(
+                _AltGroup(
+                    m.start,
+                    m.end,
+                    text[m.start : m.end],
+                    m.rule_id,
+                    [(toks[a].start, toks[b - 1].end) for a, b in members],
+                )
+            )
+        return groups
+
+    # ------------------------------------------------------------------ decisions
+
+    def _decide(
+        self, analysis: _SentenceAnalysis, start: int, end: int, own_cues: bool = False
+    ) -> tuple[_CueHit | None, Level, tuple[str, ...], Direction | None]:
+        """Deciding cue, level and modifiers for the span [start, end) in an analysed sentence."""
+        best: _Reach | None = None
+        for r in analysis.reaches:
+            # a cue inside the caller's span does not govern the span as a whole (see below)
+            if (
+                r.cover_start < end
+                and start < r.cover_end
+                and not (start <= r.cue.start and r.cue.end <= end)
+            ):
+                if best is None or self._better(r, best):
+                    best = r
+        if best is None and own_cues:
+            # a cue inside the caller's span ("possible pneumonia" given as the target)
+            # only a cue that opens the span counts: in "skin warm and moist without lesion" the
+            # span as a whole is affirmed (NegEx convention)
+            head = start
+            while head < end and not analysis.text[head - analysis.start].isalnum():
+                head += 1
+            inner = [c for c in analysis.cues if c.start == head and c.end <= end]
+            if inner and inner[0].direction is not Direction.BACKWARD:
+                c = inner[0]
+                best = _Reach(c, start, end, c.direction, 0)
+        modifiers: list[str] = []
+        cue = best.cue if best else None
+        level = cue.level if cue else Level.ASSERTED
+        side = best.side if best else None
+        if cue is not None and cue.context_rule:
+            modifiers.append(cue.context_rule)
+        for g in analysis.alt_groups:
+            if not any(a < end and start < b for a, b in g.members):
+                continue
+            if cue is not None and cue.start >= g.marker_start and cue.end <= g.marker_end:
+                continue
+            conf = self.resources.conflicts
+            if cue is not None and cue.level is Level.UL1 and conf.negation_governs_alternatives:
+                break
+            if cue is not None and cue.level is Level.HEDGED_ABSENT:
+                break
+            capped = weaker(level, conf.alternatives_cap)
+            if capped is not level or cue is None:
+                modifiers.append(g.rule_id)
+                if cue is None:
+                    entry = self._entries.get(g.rule_id)
+                    cue = _CueHit(
+                        g.marker_start,
+                        g.marker_end,
+                        g.marker_text,
+                        capped,
+                        Direction.EITHER,
+                        entry,  # type: ignore[arg-type]
+                        g.rule_id,
+                        is_alternative=True,
+                    )
+                    side = Direction.EITHER
+                level = capped
+            break
+        return cue, level, tuple(modifiers), side
+
+    def _better(self, a: _Reach, b: _Reach) -> bool:
+        if self.resources.conflicts.result_over_evaluation and a.side is not b.side:
+            # "evaluation for DVT is negative": the stated result beats the evaluation cue
+            back, fwd = (a, b) if a.side is Direction.BACKWARD else (b, a)
+            if (
+                fwd.cue.level is Level.UL5
+                and back.cue.level is not Level.UL5
+                and back.distance <= fwd.distance + 1
+            ):
+                return a is back
+        if a.distance != b.distance:
+            return a.distance < b.distance
+        first = (
+            Direction.FORWARD
+            if self.resources.conflicts.tie_break == "forward_first"
+            else Direction.BACKWARD
+        )
+        if a.side != b.side:
+            return a.side is first
+        return a.cue.start < b.cue.start
+
+    # ------------------------------------------------------------------ public
+
+    def extract(
+        self,
+        text: str,
+        doc_id: str | None = None,
+        sentences: Sequence[tuple[int, int]] | None = None,
+    ) -> list[CueTargetPair]:
+        """All cue–target pairs of ``text`` (optionally with precomputed sentence spans)."""
+        _check_text(text)
+        if sentences is not None:
+            sentences = [(a, b) for a, b in sentences]
+        doc_key = (text, None if sentences is None else tuple(sentences))
+        if len(text) <= _MEMO_MAX_DOC_CHARS:
+            done = self._doc_memo.get(doc_key)
+            if done is not None:  # the same text again (templated reports): the same pairs
+                return [p if doc_id is None else _moved(p, 0, doc_id) for p in done]
+        pairs: list[CueTargetPair] = []
+        memo = self._memo
+        for s, e, inside in self._sentence_matches(text, sentences):
+            key = self._memo_key(text, s, e, inside)
+            found = memo.get(key) if key is not None else None
+            if found is not None:  # the same sentence in the same surroundings: the same pairs
+                pairs.extend(_moved(p, s, doc_id) for p in found)
+                continue
+            first = len(pairs)
+            an = self._analyze_sentence(text, s, e, inside)
+            targets: dict[tuple[int, int], None] = {}
+            for r in an.reaches:
+                targets.setdefault((r.start, r.end))
+            for g in an.alt_groups:
+                for span in g.members:
+                    targets.setdefault(span)
+            sentence = text[an.start : an.end]
+            for ts, te in sorted(targets):
+                cue, level, mods, side = self._decide(an, ts, te)
+                if cue is None:
+                    continue
+                pairs.append(
+                    _new_pair(  # values built here are already valid: skip re-validation
+                        doc_id=doc_id,
+                        sentence=sentence,
+                        sentence_start=an.start,
+                        sentence_end=an.end,
+                        cue_text=cue.text,
+                        cue_start=cue.start,
+                        cue_end=cue.end,
+                        level=level,
+                        cue_level=cue.level,
+                        rule_id=cue.rule_id,
+                        direction=side or cue.direction,
+                        target_text=text[ts:te],
+                        target_start=ts,
+                        target_end=te,
+                        modifiers=mods,
+                        strength=_strength(cue, level),
+                    )
+                )
+            if key is not None:
+                if len(memo) >= _MEMO_MAX_ENTRIES:
+                    memo.clear()
+                memo[key] = [_moved(p, -s, None) for p in pairs[first:]]
+        pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
+        pairs = _drop_nested(pairs)
+        if len(text) <= _MEMO_MAX_DOC_CHARS and self._left_reach is not None:
+            if len(self._doc_memo) >= _MEMO_MAX_DOCS:
+                self._doc_memo.clear()
+            self._doc_memo[doc_key] = [p if doc_id is None else _moved(p, 0, None) for p in pairs]
+        return pairs
+
+    def assess(
+        self,
+        text: str,
+        spans: Sequence[tuple[int, int]],
+        sentences: Sequence[tuple[int, int]] | None = None,
+    ) -> list[Assessment]:
+        """The level of each caller-supplied target span, with the cue that decided it."""
+        _check_text(text)
+        checked = [_check_span(text, sp, k) for k, sp in enumerate(spans)]
+        sents = list(sentences) if sentences is not None else self.sentences(text)
+        analyses = {(a.start, a.end): a for a in self._analyses(text, sents)}
+        sstarts = [a for a, _ in sents]
+        out = []
+        for start, end in checked:
+            k = bisect_right(sstarts, start) - 1
+            an = None
+            if k >= 0:
+                sent = sents[k]
+                an = analyses.get((sent[0], sent[1]))
+                if an is not None and end > an.end:
+                    end_in = an.end
+                else:
+                    end_in = end
+            if an is None:
+                out.append(
+                    Assessment(
+                        start=start,
+                        end=end,
+                        text=text[start:end],
+                        level=Level.ASSERTED,
+                        strength=DEFAULT_STRENGTH[Level.ASSERTED],
+                    )
+                )
+                continue
+            cue, level, mods, _ = self._decide(an, start, end_in, own_cues=True)
+            out.append(
+                Assessment(
+                    start=start,
+                    end=end,
+                    text=text[start:end],
+                    level=level,
+                    cue=cue.as_cue() if cue else None,
+                    modifiers=mods,
+                    strength=_strength(cue, level),
+                )
+            )
+        return out
+
+
+def _strength(cue: _CueHit | None, level: Level) -> float:
+    """Strength of a decided level: the cue's own when it decided the level alone."""
+    if cue is not None and cue.level is level:
+        return cue.strength
+    return DEFAULT_STRENGTH[level]
+
+
+def _drop_nested(pairs: list[CueTargetPair]) -> list[CueTargetPair]:
+    """Where two targets overlap, keep the one decided by the nearer cue (same level and cue: the longer)."""
+    out: list[CueTargetPair] = []
+    for p in pairs:
+        if out and p.target_start < out[-1].target_end:
+            q = out[-1]
+            if (q.cue_start, q.level) == (p.cue_start, p.level):
+                if p.target_end - p.target_start > q.target_end - q.target_start:
+                    out[-1] = p
+                continue
+            dq = _gap(q)
+            dp = _gap(p)
+            if dp < dq:
+                out[-1] = p
+            continue
+        out.append(p)
+    return out
+
+
+def _gap(p: CueTargetPair) -> int:
+    return max(p.target_start - p.cue_end, p.cue_start - p.target_end, 0)
+
+
+def _check_text(text: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+
+
+def _check_span(text: str, span: object, index: int) -> tuple[int, int]:
+    try:
+        start, end = span  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise TypeError(f"span {index} must be a (start, end) pair of ints, got {span!r}") from None
+    if (
+        not (isinstance(start, int) and isinstance(end, int))
+        or isinstance(start, bool)
+        or isinstance(end, bool)
+    ):
+        raise TypeError(f"span {index} must be a (start, end) pair of ints, got {span!r}")
+    if not 0 <= start < end <= len(text):
+        raise ValueError(
+            f"span {index} ({start}, {end}) is not a non-empty range inside the text of length {len(text)}"
+        )
+    return start, end
+
+
+def _rebuild_engine(resources: Resources, memo: bool) -> Engine:
+    return Engine(resources, memo=memo)
+
+
+@lru_cache(maxsize=1)
+def default_engine() -> Engine:
+    """The engine on the shipped lexicons and rules, built once per process."""
+    return Engine(default_resources())

@@ -1,0 +1,1079 @@
+"""Scoring a rewrite: did the certainty of each source cue–target pair survive in the output?
+
+``score(source, output)`` extracts the source's cue–target pairs (or takes yours), finds each target
+in the output (:mod:`cuelex.align`), reads the level the output gives that occurrence with the same
+engine (``ASSERTED`` when no cue governs it), gives every pair its fate and computes the metrics of
+:mod:`cuelex.metrics`. ``score_frame(df, ...)`` does the same for a table of source/output pairs
+and returns tidy pandas tables. ``add_score_subparser`` adds ``cuelex score`` to the CLI.
+
+>>> r = score("Possible pneumonia.", "Pneumonia.")
+>>> [(p.source.target_text, p.source.level.value, p.output_level.value, p.fate) for p in r.pairs]
+[('pneumonia', 'UL3', 'ASSERTED', 'certainty_asserted')]
+>>> r.metrics.value("CAR")
+1.0
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import sys
+import time
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import regex
+from pydantic import BaseModel, ConfigDict
+
+from ..corpus import InputError, check_text, lone_surrogate, read_documents
+from ..corpus import file_suffixes as _suffixes
+from ..levels import Level
+from ..pipeline import get_engine, get_linker, run_pipeline
+from ..records import Cue, CueTargetPair
+from . import metrics as M
+from .align import AlignedTarget, Aligner, OutputIndex
+from .bertscore import bertscore as _bertscore
+from .bertscore import resolve_model_path
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "CHOICES",
+    "CorpusScores",
+    "ScoreReport",
+    "ScoredPair",
+    "score",
+    "score_frame",
+]
+
+#: How an occurrence is chosen when the target occurs more than once in the output.
+#: ``context`` (default): the documented choice rule of :mod:`cuelex.align`; ``first``: the earliest
+#: occurrence; ``lenient``: an occurrence at the source's level if there is one (an upper bound on
+#: URR, for sensitivity analyses), else the ``context`` choice.
+CHOICES = ("context", "first", "lenient")
+
+
+class ScoredPair(BaseModel):
+    """One source pair with its alignment, output level and fate."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: CueTargetPair
+    fate: str
+    match: AlignedTarget | None = None
+    output_level: Level | None = None
+    output_cue: Cue | None = None
+    candidate_levels: tuple[Level, ...] = ()
+    level_source: str | None = None
+    p_source: float | None = None
+    p_output: float | None = None
+
+    @property
+    def retained(self) -> bool:
+        return self.match is not None
+
+    @property
+    def metric(self) -> str | None:
+        """The paper's rate this pair counts toward (URR, CAR, PCR, OHR), None when dropped."""
+        return M.FATE_METRIC.get(self.fate)
+
+    @property
+    def commitment_shift(self) -> int | None:
+        """Output commitment minus source commitment (positive: toward certainty)."""
+        if self.output_level is None:
+            return None
+        return self.output_level.commitment - self.source.level.commitment
+
+    @property
+    def direction(self) -> str | None:
+        """ "inflation", "deflation" or "none" (None when dropped)."""
+        d = self.commitment_shift
+        if d is None:
+            return None
+        return "inflation" if d > 0 else "deflation" if d < 0 else "none"
+
+    @property
+    def negation_flip(self) -> bool:
+        return self.source.level is Level.UL1 and self.output_level is Level.ASSERTED
+
+    @property
+    def polarity_flip(self) -> bool:
+        if self.output_level is None:
+            return False
+        a, b = self.source.level.polarity, self.output_level.polarity
+        return {a, b} == {"present", "absent"}
+
+    @property
+    def calibrated_shift(self) -> float | None:
+        if self.p_source is None or self.p_output is None:
+            return None
+        return round(self.p_output - self.p_source, 4)
+
+    @property
+    def level_ambiguous(self) -> bool:
+        """True when the output's occurrences of the target do not all have the same level."""
+        return len(set(self.candidate_levels)) > 1
+
+    def row(self) -> dict[str, Any]:
+        """A flat dict: one row of :meth:`ScoreReport.to_frame`."""
+        s, m, c = self.source, self.match, self.output_cue
+        return {
+            "doc_id": s.doc_id,
+            "sentence": s.sentence,
+            "cue_text": s.cue_text,
+            "cue_start": s.cue_start,
+            "cue_end": s.cue_end,
+            "rule_id": s.rule_id,
+            "source_level": s.level.value,
+            "target_text": s.target_text,
+            "target_start": s.target_start,
+            "target_end": s.target_end,
+            "cui": s.cui,
+            "fate": self.fate,
+            "metric": self.metric,
+            "tier": m.tier if m else None,
+            "match_detail": m.detail if m else None,
+            "match_score": m.score if m else None,
+            "context_similarity": m.context_similarity if m else None,
+            "match_confidence": m.confidence if m else None,
+            "low_confidence": bool(m.low_confidence) if m else False,
+            "match_concept": m.concept if m else None,
+            "n_candidates": m.n_candidates if m else 0,
+            "alternatives": (
+                "; ".join(f"{s}-{e}:{lv.value}" for (s, e), lv in
+                          list(zip(m.candidates, self.candidate_levels, strict=False))[1:])
+                if m and len(m.candidates) > 1 else ""
+            ),  # fmt: skip
+            "level_ambiguous": self.level_ambiguous,
+            "level_source": self.level_source,
+            "output_text": m.text if m else None,
+            "output_start": m.start if m else None,
+            "output_end": m.end if m else None,
+            "output_level": self.output_level.value if self.output_level else None,
+            "output_cue": c.text if c else None,
+            "output_cue_start": c.start if c else None,
+            "output_cue_end": c.end if c else None,
+            "output_rule_id": c.rule_id if c else None,
+            "commitment_shift": self.commitment_shift,
+            "direction": self.direction,
+            "negation_flip": self.negation_flip,
+            "polarity_flip": self.polarity_flip,
+            "p_source": self.p_source,
+            "p_output": self.p_output,
+            "calibrated_shift": self.calibrated_shift,
+        }
+
+
+PAIR_COLUMNS: tuple[str, ...] = tuple(
+    ScoredPair(
+        source=CueTargetPair(
+            sentence="x", sentence_start=0, sentence_end=1, cue_text="x", cue_start=0,
+            cue_end=1, level=Level.UL1, rule_id="x", direction="forward", target_text="x",
+            target_start=0, target_end=1,
+        ),
+        fate=M.DROPPED,
+    ).row()
+)  # fmt: skip
+
+
+def _json_safe(v: Any) -> Any:
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return None
+    if isinstance(v, dict):
+        return {str(k): _json_safe(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_safe(x) for x in v]
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)):
+        try:
+            return _json_safe(v.item())
+        except (AttributeError, ValueError):
+            return v
+    return v
+
+
+def _fmt_pct(v: float | None) -> str:
+    return "  n/a" if v is None else f"{100 * v:5.1f}%"
+
+
+def _fmt_ci(lo: float | None, hi: float | None) -> str:
+    if lo is None or hi is None:
+        return ""
+    return f"  [{100 * lo:.1f}–{100 * hi:.1f}]"
+
+
+def _summary_lines(
+    m: M.Metrics, pair_frame: pd.DataFrame, bert: Mapping[str, Any] | None
+) -> list[str]:
+    ov = m.overall[m.overall["scope"] == "micro"].set_index("metric")
+    n = int(ov.loc["TRR", "denominator"] or 0)
+    ret = int(ov.loc["TRR", "numerator"] or 0)
+    n_docs = m.settings.get("n_documents", 0)
+    scored = m.settings.get("n_documents_scored", n_docs)
+    docs = f"{scored}" if scored == n_docs else f"{scored} ({n_docs} with source pairs)"
+    lines = [f"documents: {docs}   source pairs |S|: {n}   retained |S+|: {ret}"]
+    ci_pct = round(100 * m.settings.get("ci", 0.95))
+    unit = m.settings.get("ci_unit", "pair")
+    lines.append(f"{'metric':<6} {'value':>6}   {ci_pct}% bootstrap CI (resampling {unit}s)")
+    for name in M.RATES:
+        row = ov.loc[name]
+        lines.append(f"{name:<6} {_fmt_pct(row['value'])}{_fmt_ci(row['ci_low'], row['ci_high'])}")
+    fates = Counter(pair_frame["fate"]) if len(pair_frame) else Counter()
+    lines.append("fates: " + ", ".join(f"{f} {fates.get(f, 0)}" for f in M.FATES))
+    infl, defl = ov.loc["inflation", "value"], ov.loc["deflation", "value"]
+    ratio = ov.loc["inflation_deflation_ratio", "value"]
+    ratio_s = (
+        "n/a"
+        if ratio is None or (isinstance(ratio, float) and math.isnan(ratio))
+        else ("inf" if math.isinf(ratio) else f"{ratio:.2f}")
+    )
+    lines.append(
+        f"inflation {_fmt_pct(infl).strip()}, deflation {_fmt_pct(defl).strip()}, ratio {ratio_s}"
+    )
+    nf = ov.loc["negation_flip_rate"]
+    pf = ov.loc["polarity_flip_rate"]
+    lines.append(
+        "negation flips (UL1 -> ASSERTED): "
+        f"{int(nf['numerator'] or 0)}/{int(nf['denominator'] or 0)}   "
+        f"polarity flips: {int(pf['numerator'] or 0)}/{int(pf['denominator'] or 0)}"
+    )
+    cs = ov.loc["calibrated_shift"]
+    if cs["value"] is not None and not (isinstance(cs["value"], float) and math.isnan(cs["value"])):
+        lines.append(
+            f"calibrated certainty shift: {cs['value']:+.1f} percentage points "
+            f"(mean |shift| {ov.loc['abs_calibrated_shift', 'value']:.1f}; "
+            f"{int(cs['denominator'])} pair(s) with survey probabilities)"
+        )
+    if len(pair_frame):
+        tiers = Counter(t for t in pair_frame["tier"] if isinstance(t, str))
+        amb = int((pair_frame["n_candidates"] > 1).sum())
+        lamb = int(pair_frame["level_ambiguous"].sum())
+        lines.append(
+            "alignment: "
+            + (", ".join(f"{t} {k}" for t, k in tiers.most_common()) or "nothing aligned")
+            + f"   ambiguous {amb} (levels differ {lamb})"
+        )
+    if bert:
+        lines.append(
+            f"BERTScore F1 {bert['f1']:.4f} "
+            f"(P {bert['precision']:.4f}, R {bert['recall']:.4f}; {bert['model']})"
+        )
+    return lines
+
+
+@dataclass
+class ScoreReport:
+    """The result of :func:`score`: every source pair with its fate, and the metrics."""
+
+    pairs: list[ScoredPair]
+    metrics: M.Metrics
+    source: str
+    output: str
+    doc_id: str | None = None
+    doc_type: str | None = None
+    output_pairs: list[CueTargetPair] = field(default_factory=list)
+    config: dict[str, Any] = field(default_factory=dict)
+    bertscore: dict[str, Any] | None = None
+
+    # the paper's five numbers, micro (pooled over this document's pairs)
+    @property
+    def trr(self) -> float | None:
+        return self.metrics.value("TRR")
+
+    @property
+    def urr(self) -> float | None:
+        return self.metrics.value("URR")
+
+    @property
+    def car(self) -> float | None:
+        return self.metrics.value("CAR")
+
+    @property
+    def pcr(self) -> float | None:
+        return self.metrics.value("PCR")
+
+    @property
+    def ohr(self) -> float | None:
+        return self.metrics.value("OHR")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per source pair (columns :data:`PAIR_COLUMNS` plus ``doc_type``)."""
+        rows = [p.row() for p in self.pairs]
+        frame = pd.DataFrame(rows, columns=list(PAIR_COLUMNS))
+        frame.insert(1, "doc_type", self.doc_type)
+        return frame
+
+    def to_html(self, path: str | Path | None = None) -> str:
+        """Self-contained HTML page of this report (``cuelex.report.render_report``); written to path when given."""
+        from ..report.html import render_report, write_report
+
+        page = render_report(self)
+        if path is not None:
+            write_report(page, path)
+        return page
+
+    def to_dict(self, *, include_text: bool = False) -> dict[str, Any]:
+        """JSON-safe dict: config, metrics tables, pairs (and the texts with ``include_text``)."""
+        d: dict[str, Any] = {
+            "doc_id": self.doc_id,
+            "doc_type": self.doc_type,
+            "config": self.config,
+            "rates": self.metrics.rates(),
+            "metrics": self.metrics.to_dict(),
+            "bertscore": self.bertscore,
+            "pairs": [_json_safe(p.row()) for p in self.pairs],
+        }
+        if include_text:
+            d["source"] = self.source
+            d["output"] = self.output
+        return _json_safe(d)
+
+    def to_json(
+        self, path: str | Path | None = None, *, indent: int = 2, include_text: bool = False
+    ) -> str:
+        """The report as JSON text; written to ``path`` as well when given."""
+        text = json.dumps(
+            self.to_dict(include_text=include_text), indent=indent, ensure_ascii=False
+        )
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    def to_check(self) -> list[ScoredPair]:
+        """Retained pairs whose alignment a user should check: low match confidence (a weak lay
+        paraphrase, a head-noun or fuzzy match), or occurrences that disagree in level."""
+        return [
+            p for p in self.pairs if p.match is not None and (p.match.low_confidence or p.level_ambiguous)
+        ]
+
+    def summary(self, *, pairs: bool = True) -> str:
+        """A readable summary: the rates with CIs, fates, directions, and (optionally) each pair."""
+        frame = self.to_frame()
+        lines = _summary_lines(self.metrics, frame, self.bertscore)
+        check = self.to_check()
+        if check:
+            lines.append(f"alignments to check: {len(check)}")
+            for p in check:
+                m = p.match
+                assert m is not None
+                why = []
+                if m.low_confidence:
+                    why.append(f"{m.tier}/{m.detail}, confidence {m.confidence:.2f}")
+                if p.level_ambiguous:
+                    why.append("occurrences differ in level: " + ", ".join(lv.value for lv in p.candidate_levels))
+                lines.append(f"  {p.source.target_text!r} -> {m.text!r}: " + "; ".join(why))
+        if pairs and self.pairs:
+            lines.append("pairs:")
+            for p in self.pairs:
+                s = p.source
+                where = (
+                    f"{p.output_level.value:<13} via {p.match.tier}"
+                    + (f" ({p.match.n_candidates} occurrences)" if p.match.n_candidates > 1 else "")
+                    if p.match and p.output_level
+                    else "-"
+                )
+                lines.append(
+                    f"  {s.level.value:<13} {s.cue_text!r} -> {s.target_text!r}: "
+                    f"{p.fate:<18} {where}"
+                )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        r = self.metrics.rates()
+        vals = ", ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in r.items())
+        return f"ScoreReport(doc_id={self.doc_id!r}, pairs={len(self.pairs)}, {vals})"
+
+
+# --------------------------------------------------------------------------------------------------
+# Scoring one document
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Scorer:
+    """Everything that stays the same across documents: engine, aligner, options."""
+
+    engine: Any
+    aligner: Aligner
+    linker: Any = None
+    choice: str = "context"
+    anchors: bool = True
+    dedup: bool = False
+
+    def config(self) -> dict[str, Any]:
+        return {
+            **self.aligner.config(),
+            "choice": self.choice,
+            "anchors": self.anchors,
+            "dedup": self.dedup,
+            "linked": self.linker is not None,
+        }
+
+    def pairs_for(
+        self, source: str, doc_id: str | None, source_pairs: Sequence[CueTargetPair] | None
+    ) -> list[CueTargetPair]:
+        if source_pairs is None:
+            return run_pipeline(
+                source, engine=self.engine, linker=self.linker, deduplicate=self.dedup, doc_id=doc_id
+            )
+        out = []
+        for i, p in enumerate(source_pairs):
+            if not isinstance(p, CueTargetPair):
+                raise TypeError(
+                    f"source_pairs[{i}] must be a CueTargetPair, got {type(p).__name__}"
+                )
+            if not (0 <= p.target_start < p.target_end <= len(source)) or (
+                source[p.target_start : p.target_end] != p.target_text
+            ):
+                raise ValueError(
+                    f"source_pairs[{i}] (target {p.target_text!r} at "
+                    f"{p.target_start}:{p.target_end}) "
+                    "does not index the source text; pairs must come from this source"
+                )
+            out.append(p)
+        return out
+
+    def score_pairs(
+        self, source: str, output: str, pairs: list[CueTargetPair]
+    ) -> tuple[list[ScoredPair], list[CueTargetPair]]:
+        sentences = self.engine.sentences(output)
+        idx: OutputIndex = self.aligner.index(output, sentences)
+        output_pairs = self.engine.extract(output, sentences=sentences)
+        if self.linker is not None and output_pairs and any(p.cui for p in pairs):
+            output_pairs = self.linker.link(output, output_pairs)
+        matches = self.aligner.align(
+            pairs, idx, source_length=len(source), output_pairs=output_pairs
+        )
+        spans = sorted({sp for m in matches if m is not None for sp in m.candidates})
+        assessed = (
+            dict(zip(spans, self.engine.assess(output, spans, sentences=sentences), strict=False))
+            if spans
+            else {}
+        )
+        ordered = sorted(output_pairs, key=lambda q: q.cue_start)
+        by_cue = (ordered, [q.cue_start for q in ordered])
+        scored = []
+        for p, m in zip(pairs, matches, strict=False):
+            # a cue's survey probability speaks for the pair only if the cue decided its level alone
+            # (not capped by alternatives, not changed by a context rule)
+            own = p.cue_level is None or p.cue_level is p.level
+            p_source = M.cue_probability(p.cue_text if own else None, p.level, anchors=self.anchors)
+            if m is None:
+                scored.append(ScoredPair(source=p, fate=M.DROPPED, p_source=p_source))
+                continue
+            cand_levels = tuple(assessed[sp].level for sp in m.candidates)
+            k = 0
+            if self.choice == "first":
+                k = min(range(len(m.candidates)), key=lambda i: m.candidates[i])
+            elif self.choice == "lenient":
+                k = next((i for i, lv in enumerate(cand_levels) if lv is p.level), 0)
+            if k:
+                s, e = m.candidates[k]
+                m = m.model_copy(update={"start": s, "end": e, "text": output[s:e]})
+            a = assessed[(m.start, m.end)]
+            level, cue, how = a.level, a.cue, "span"
+            if cue is not None and m.start < cue.start and cue.end < m.end and cue.rule_id.startswith("alt."):
+                # an "or" inside the matched phrase belongs to it ("problems with your heart or
+                # lungs"): read the level of the phrase's first word instead
+                first = regex.match(r"[\w'’-]+", output[m.start : m.end])
+                if first:
+                    (b,) = self.engine.assess(output, [(m.start, m.start + first.end())], sentences=sentences)
+                    if b.cue is not None and b.cue.rule_id.startswith("alt."):
+                        level, cue = Level.ASSERTED, None  # the same "or" again: no cue of its own
+                    else:
+                        level, cue = b.level, b.cue
+                    how = "phrase_head"
+            level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
+            how = again if again != "span" else how
+            if self.choice == "context" and k == 0 and len(m.candidates) > 1:
+                cand_levels = tuple(
+                    lv if sp != (m.start, m.end) else level
+                    for sp, lv in zip(m.candidates, cand_levels, strict=False)
+                )
+            scored.append(
+                ScoredPair(
+                    source=p,
+                    fate=M.classify(p.level, level),
+                    match=m,
+                    output_level=level,
+                    output_cue=cue,
+                    candidate_levels=cand_levels,
+                    level_source=how,
+                    p_source=p_source,
+                    p_output=M.cue_probability(
+                        cue.text if cue is not None and cue.level is level else None,
+                        level,
+                        anchors=self.anchors,
+                    ),
+                )
+            )
+        return scored, output_pairs
+
+
+_GLOSS_LEAD = regex.compile(
+    r"\(\s*(?:(?:also\s+)?(?:called|known\s+as|termed|named)|i\.?e\.?,?|that\s+is,?|=|or)?\s*"
+    r"(?:[^()]{0,40}?(?:\s+or|\s+and|,|/)\s*)?(?:an?\s+|the\s+)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+_AFTER_PAREN = regex.compile(r"\([^()\n]{1,40}\)[ \t]*$", regex.V1)
+_GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
+
+
+def _as_cue(q: CueTargetPair) -> Cue:
+    return Cue(
+        text=q.cue_text, start=q.cue_start, end=q.cue_end, level=q.cue_level or q.level,
+        rule_id=q.rule_id, direction=q.direction,
+    )  # fmt: skip
+
+
+def _reread(
+    output: str,
+    start: int,
+    end: int,
+    by_cue: tuple[list[CueTargetPair], list[int]],
+    level: Level,
+    cue: Cue | None,
+) -> tuple[Level, Cue | None, str]:
+    """A second look at an occurrence, for the ways LLM outputs carry a level:
+
+    * a cue inside the matched phrase ("heart is probably enlarged"), when the phrase read as
+      ASSERTED: the level of the output pair that cue makes on (part of) the phrase (``inner_cue``);
+    * a parenthetical gloss ("no fluid around the lungs (pleural effusion)", "… enlarged or
+      bulging (called an ascending aortic aneurysm)", "no lump or spot (mass or nodule)"): the
+      level of the phrase it glosses (``gloss``), when the gloss read as ASSERTED or only an
+      alternative marker inside the parentheses decided it.
+    """
+    ordered, cue_starts = by_cue
+    if level is Level.ASSERTED:
+        i = bisect_left(cue_starts, start)
+        while i < len(ordered) and ordered[i].cue_start < end:
+            q = ordered[i]
+            i += 1
+            if q.rule_id.startswith("alt."):
+                continue  # an "or" inside a lay phrase belongs to it
+            if start <= q.cue_start and q.cue_end <= end and q.target_start < end and start < q.target_end:
+                return q.level, _as_cue(q), "inner_cue"
+    if level is Level.ASSERTED:
+        # a parenthetical inside the phrase does not break it: "No sudden (acute) problems were
+        # seen in the bones" reads "problems" with the "No" before the parenthesis
+        before = _AFTER_PAREN.search(output, max(0, start - 60), start)
+        if before is not None:
+            par = before.start()
+            for q in ordered[bisect_left(cue_starts, par - 200) : bisect_left(cue_starts, par + 1)]:
+                if 0 <= par - q.target_end <= 2 and q.sentence_start <= start < q.sentence_end:
+                    return q.level, _as_cue(q), "gloss"
+    open_at = output.rfind("(", max(0, start - 40), start)
+    if open_at == -1 or ")" in output[open_at:start] or "\n" in output[open_at:start]:
+        return level, cue, "span"
+    close_at = output.find(")", end, end + 80)
+    if close_at == -1 or not _GLOSS_LEAD.search(output[open_at:start]):
+        return level, cue, "span"
+    own_alt = cue is not None and open_at < cue.start < close_at and cue.rule_id.startswith("alt.")
+    if level is not Level.ASSERTED and not own_alt:
+        return level, cue, "span"
+    near = ordered[bisect_left(cue_starts, open_at - 300) : bisect_left(cue_starts, open_at + 1)]
+    best = None
+    for q in near:
+        between = output[q.target_end : open_at]
+        if (
+            q.target_end <= open_at
+            and len(between) <= 40
+            and q.sentence_start <= open_at < q.sentence_end
+            and not regex.search(r"[.;:!?,()]", between)
+            and (best is None or q.target_end > best.target_end)
+        ):
+            best = q
+    if best is None:
+        # the gloss names a whole hedged clause: "cannot rule out that part of it is enlarged or
+        # bulging (called an aneurysm)": the pair whose target is that clause's subject
+        for q in near:
+            between = output[q.target_end : open_at]
+            if (
+                0 < open_at - q.target_end <= 60
+                and q.sentence_start <= open_at < q.sentence_end
+                and _GLOSS_PREDICATE.search(between)
+                and not regex.search(r"[.;:!?()]", between)
+                and (best is None or q.target_end > best.target_end)
+            ):
+                best = q
+    if best is None:
+        return level, cue, "span"
+    return best.level, _as_cue(best), "gloss"
+
+
+def _make_scorer(
+    *,
+    engine: Any = None,
+    aligner: Aligner | None = None,
+    tiers: Iterable[str] | None = None,
+    fuzzy_threshold: float | None = None,
+    semantic_threshold: float | None = None,
+    semantic_model: str | None = None,
+    concepts: Any = "vocabulary",
+    linker: Any = None,
+    choice: str = "context",
+    anchors: bool = True,
+    dedup: bool = False,
+    lexicons: Any = None,
+    rules_dir: Any = None,
+    extra_lexicons: Sequence[Any] = (),
+) -> _Scorer:
+    if choice not in CHOICES:
+        raise ValueError(f"choice must be one of {CHOICES}, got {choice!r}")
+    if linker is True:
+        linker = get_linker()
+    elif linker is not None and not (hasattr(linker, "link") and hasattr(linker, "candidates")):
+        raise TypeError(
+            f"linker must be a cuelex.linking.Linker or True, got {type(linker).__name__}"
+        )
+    if engine is None:
+        engine = get_engine(lexicons, rules_dir, extra_lexicons)
+    if aligner is None:
+        kw: dict[str, Any] = {"concepts": linker if linker is not None else concepts}
+        if fuzzy_threshold is not None:
+            kw["fuzzy_threshold"] = fuzzy_threshold
+        if semantic_threshold is not None:
+            kw["semantic_threshold"] = semantic_threshold
+        if semantic_model is not None:
+            kw["semantic_model"] = semantic_model
+        aligner = Aligner(tiers, **kw)
+    elif not isinstance(aligner, Aligner):
+        raise TypeError(f"aligner must be a cuelex.align.Aligner, got {type(aligner).__name__}")
+    return _Scorer(engine, aligner, linker, choice, anchors, bool(dedup))
+
+
+def _check_text(name: str, value: Any) -> str:
+    """The text itself, or a clear error: not a str, or not valid Unicode (``corpus.check_text``)."""
+    return check_text(value, name)
+
+
+def _bad_text(value: Any) -> str | None:
+    """Why a score_frame cell cannot be scored (not text, lone surrogate), or None."""
+    if not isinstance(value, str):
+        return f"{_what(value)}, not text"
+    pos = lone_surrogate(value)
+    return None if pos is None else f"text with a lone surrogate at offset {pos} (not valid Unicode)"
+
+
+def score(
+    source: str,
+    output: str,
+    *,
+    doc_id: str | None = None,
+    doc_type: str | None = None,
+    source_pairs: Sequence[CueTargetPair] | None = None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 0.95,
+    bertscore: bool = False,
+    bertscore_model: str | None = None,
+    **options: Any,
+) -> ScoreReport:
+    """Score one output (rewrite, summary) against its source.
+
+    Parameters
+    ----------
+    source, output:
+        the two texts.
+    doc_id, doc_type:
+        carried into the report (``doc_type`` is the group of the per-type breakdown).
+    source_pairs:
+        your own source pairs (e.g. a benchmark's gold pairs) instead of cuelex's extraction; their
+        offsets must index ``source``.
+    n_boot, seed, ci:
+        bootstrap resamples (0 = no intervals), generator seed and interval level.
+    bertscore, bertscore_model:
+        also compute BERTScore (needs ``pip install "cuelex[bertscore]"``; see
+        :mod:`cuelex.bertscore`).
+    options:
+        ``tiers``, ``fuzzy_threshold``, ``concepts``, ``semantic_model``, ``semantic_threshold``
+        (alignment, see :class:`cuelex.align.Aligner`), or a ready ``aligner``; ``linker`` (a
+        :class:`cuelex.linking.Linker`, or True for the open-vocabulary one: link source pairs and
+        match output concepts with it); ``dedup`` (deduplicate the extracted source pairs per
+        document as in the paper, :func:`cuelex.dedup.deduplicate`; ignored with ``source_pairs``);
+        ``choice`` (:data:`CHOICES`); ``anchors`` (ASSERTED = 100, UL1 = 0 in the calibrated
+        shift); ``engine`` or ``lexicons``/``rules_dir``/``extra_lexicons`` (the extraction setup,
+        used for both texts).
+    """
+    _check_text("source", source)
+    _check_text("output", output)
+    scorer = _make_scorer(**options)
+    pairs = scorer.pairs_for(source, doc_id, source_pairs)
+    scored, output_pairs = scorer.score_pairs(source, output, pairs)
+    frame = pd.DataFrame([p.row() for p in scored], columns=list(PAIR_COLUMNS))
+    frame["doc_id"] = doc_id if doc_id is not None else "document"
+    metrics = M.summarize(frame, n_boot=n_boot, seed=seed, ci=ci)
+    bert = None
+    if bertscore:
+        bert = _bertscore([output], [source], model_path=bertscore_model)[0]
+    config = {**scorer.config(), "n_boot": n_boot, "seed": seed, "ci": ci}
+    return ScoreReport(
+        scored, metrics, source, output, doc_id, doc_type, list(output_pairs), config, bert
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Scoring many documents
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CorpusScores:
+    """The result of :func:`score_frame`: tidy tables.
+
+    * ``pairs`` — one row per source pair (doc id, group columns, source pair, fate, alignment,
+      output level and cue, shifts)
+    * ``documents`` — one row per document: counts per fate and its own rates (+ BERTScore)
+    * ``metrics`` — :class:`cuelex.metrics.Metrics`: ``overall`` (micro and macro with CIs),
+      ``by_level``, ``by_group``, ``confusion``
+    * ``problems`` — rows that could not be scored (only with ``errors="skip"``), with the reason
+    """
+
+    pairs: pd.DataFrame
+    documents: pd.DataFrame
+    metrics: M.Metrics
+    problems: pd.DataFrame
+    config: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def overall(self) -> pd.DataFrame:
+        return self.metrics.overall
+
+    @property
+    def by_group(self) -> pd.DataFrame:
+        return self.metrics.by_group
+
+    @property
+    def by_level(self) -> pd.DataFrame:
+        return self.metrics.by_level
+
+    @property
+    def confusion(self) -> pd.DataFrame:
+        return self.metrics.confusion
+
+    def rates(self, scope: str = "micro") -> dict[str, float | None]:
+        return self.metrics.rates(scope)
+
+    def to_html(self, path: str | Path | None = None) -> str:
+        """Self-contained HTML page of these corpus scores (``cuelex.report.render_corpus``)."""
+        from ..report.html import render_corpus, write_report
+
+        page = render_corpus(self.to_dict())
+        if path is not None:
+            write_report(page, path)
+        return page
+
+    def to_dict(self, *, include_pairs: bool = True) -> dict[str, Any]:
+        d = {
+            "config": self.config,
+            "rates": self.metrics.rates(),
+            "rates_macro": self.metrics.rates("macro"),
+            "metrics": self.metrics.to_dict(),
+            "problems": self.problems.to_dict(orient="records"),
+        }
+        if include_pairs:
+            d["pairs"] = self.pairs.to_dict(orient="records")
+        if "bertscore_f1" in self.documents.columns:
+            d["bertscore_f1_mean"] = float(self.documents["bertscore_f1"].mean())
+        return _json_safe(d)
+
+    def to_json(
+        self, path: str | Path | None = None, *, indent: int = 2, include_pairs: bool = True
+    ) -> str:
+        text = json.dumps(
+            self.to_dict(include_pairs=include_pairs), indent=indent, ensure_ascii=False
+        )
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    def summary(self) -> str:
+        bert = None
+        if "bertscore_f1" in self.documents.columns and len(self.documents):
+            bert = {
+                "f1": float(self.documents["bertscore_f1"].mean()),
+                "precision": float(self.documents["bertscore_precision"].mean()),
+                "recall": float(self.documents["bertscore_recall"].mean()),
+                "model": self.config.get("bertscore_model", "?") + ", mean over documents",
+            }
+        lines = _summary_lines(self.metrics, self.pairs, bert)
+        bg = self.metrics.by_group
+        if len(bg):
+            gcols = [c for c in bg.columns if c not in ("n_documents", *M._TABLE_COLUMNS)]
+            sub = bg[(bg["scope"] == "micro") & (bg["metric"].isin(M.RATES))]
+            wide = sub.pivot_table(index=gcols, columns="metric", values="value", aggfunc="first")
+            wide = wide.reindex(columns=list(M.RATES))
+            lines.append("by " + ", ".join(gcols) + " (micro):")
+            lines.append((wide * 100).round(1).to_string())
+        if len(self.problems):
+            lines.append(f"skipped rows: {len(self.problems)} (see problems)")
+        return "\n".join(lines)
+
+
+def _what(v: Any) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "missing"
+    return type(v).__name__
+
+
+def _progress(iterable: Iterable[Any], total: int, enabled: bool | None) -> Iterable[Any]:
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return iterable
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm ships with spaCy
+        return iterable
+    return tqdm(iterable, total=total, desc="cuelex score", unit="doc", leave=False)
+
+
+def score_frame(
+    df: pd.DataFrame,
+    source_col: str = "source",
+    output_col: str = "output",
+    group_cols: Sequence[str] | str = (),
+    id_col: str | None = None,
+    *,
+    source_pairs: Mapping[Any, Sequence[CueTargetPair]] | None = None,
+    errors: str = "raise",
+    progress: bool | None = None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 0.95,
+    bertscore: bool = False,
+    bertscore_model: str | None = None,
+    **options: Any,
+) -> CorpusScores:
+    """Score every row of a table of source/output pairs: metrics pooled, per document, per group.
+
+    ``group_cols`` (e.g. ``["doc_type", "model", "task"]``) are carried into every table and get
+    their own breakdown. ``id_col`` names the document id column (default: the frame's index).
+    A row is keyed by (document id, group values): the same note scored for several models is
+    the usual layout and each (note, model) row keeps its own line in ``documents`` and is one
+    bootstrap unit; only a repeated (id, group) key is an error. ``source_pairs`` maps a document id to its own source pairs (a
+    benchmark's gold pairs). A row whose source or output is not text raises a ``ValueError``
+    naming it, or with ``errors="skip"`` is left out and listed in ``problems``. ``progress``: a
+    tqdm bar (default: only when stderr is a terminal). Other options as for :func:`score`.
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"score_frame expects a pandas DataFrame, got {type(df).__name__}")
+    if isinstance(group_cols, str):
+        group_cols = [group_cols]
+    group_cols = list(group_cols)
+    if errors not in ("raise", "skip"):
+        raise ValueError(f"errors must be 'raise' or 'skip', got {errors!r}")
+    for col, what in [
+        (source_col, "source_col"),
+        (output_col, "output_col"),
+        *[(g, "group_cols") for g in group_cols],
+    ]:
+        if col not in df.columns:
+            raise KeyError(f"{what}: the frame has no column {col!r} (columns: {list(df.columns)})")
+    if id_col is not None and id_col not in df.columns:
+        raise KeyError(f"id_col: the frame has no column {id_col!r} (columns: {list(df.columns)})")
+    ids = (df[id_col] if id_col is not None else pd.Series(df.index, index=df.index)).astype(str)
+    # each row is keyed by (document id, group values): one note scored for several systems is
+    # several documents of the corpus, one per group
+    if group_cols:
+        key_frame = pd.concat([ids.rename("_id"), df[group_cols].astype(str)], axis=1)
+        keys = pd.Series(
+            [json.dumps(list(k), ensure_ascii=False) for k in key_frame.itertuples(index=False)],
+            index=df.index,
+        )
+        shown = pd.Series([tuple(k) for k in key_frame.itertuples(index=False)], index=df.index)
+    else:
+        keys, shown = ids, ids
+    dup = shown[keys.duplicated()].unique().tolist()
+    if dup:
+        what = f"(document id, {', '.join(group_cols)})" if group_cols else "document ids"
+        raise ValueError(
+            f"{what} must be unique; repeated: {dup[:5]}{' …' if len(dup) > 5 else ''}"
+        )
+    unit_col = "_cuelex_unit" if group_cols else "doc_id"
+    scorer = _make_scorer(**options)
+    rows: list[dict[str, Any]] = []
+    problems: list[dict[str, Any]] = []
+    bert_inputs: list[tuple[str, str, str]] = []
+    t0 = time.perf_counter()
+    n_docs = 0
+    for i, (doc_id, key, rec) in enumerate(
+        _progress(zip(ids, keys, df.to_dict(orient="records"), strict=True), len(df), progress)
+    ):
+        src, out = rec[source_col], rec[output_col]
+        bad = [
+            f"{name} ({col!r}) is {why}"
+            for name, col, v in (("source", source_col, src), ("output", output_col, out))
+            if (why := _bad_text(v)) is not None
+        ]
+        if bad:
+            msg = f"row {i} (id {doc_id!r}): " + "; ".join(bad)
+            if errors == "raise":
+                raise ValueError(msg + ' (pass errors="skip" to leave such rows out)')
+            problems.append(
+                {"row": i, "doc_id": doc_id, "message": "; ".join(bad), "_key": key}
+            )
+            continue
+        given = None
+        if source_pairs is not None:
+            given = source_pairs.get(doc_id, source_pairs.get(rec.get(id_col)) if id_col else None)
+            if given is None:
+                msg = f"row {i} (id {doc_id!r}): no entry in source_pairs"
+                if errors == "raise":
+                    raise ValueError(msg)
+                problems.append(
+                    {"row": i, "doc_id": doc_id, "message": "no entry in source_pairs", "_key": key}
+                )
+                continue
+        pairs = scorer.pairs_for(src, doc_id, given)
+        scored, _ = scorer.score_pairs(src, out, pairs)
+        n_docs += 1
+        groups = {g: rec[g] for g in group_cols}
+        for k, p in enumerate(scored):
+            r = p.row()
+            r["doc_id"] = doc_id
+            if group_cols:
+                r[unit_col] = key
+            r.update(groups)
+            r["pair_index"] = k
+            rows.append(r)
+        if bertscore:
+            bert_inputs.append((key, out, src))
+    seconds = time.perf_counter() - t0
+    columns = ["doc_id", *group_cols, "pair_index", *[c for c in PAIR_COLUMNS if c != "doc_id"]]
+    if group_cols:
+        columns.append(unit_col)
+    pairs_df = pd.DataFrame(rows, columns=columns)
+    metrics = M.summarize(
+        pairs_df, doc_col=unit_col, group_cols=group_cols, n_boot=n_boot, seed=seed, ci=ci
+    )
+    metrics.settings["n_documents_scored"] = n_docs  # including documents without any source pair
+    if group_cols:
+        pairs_df = pairs_df.drop(columns=unit_col)
+        doc_of = dict(zip(keys, ids, strict=True))
+        mdocs = metrics.documents
+        mdocs.insert(0, "doc_id", mdocs[unit_col].map(doc_of))
+        metrics.documents = mdocs.drop(columns=unit_col)
+    documents = _documents_table(df, ids, keys, group_cols, metrics, problems)
+    config = {
+        **scorer.config(),
+        "n_boot": n_boot,
+        "seed": seed,
+        "ci": ci,
+        "n_rows": len(df),
+        "n_scored": n_docs,
+        "seconds": round(seconds, 3),
+    }
+    if bertscore and bert_inputs:
+        res = _bertscore(
+            [o for _, o, _ in bert_inputs],
+            [s for _, _, s in bert_inputs],
+            model_path=bertscore_model,
+        )
+        bdf = pd.DataFrame(
+            {
+                "_key": [k for k, _, _ in bert_inputs],
+                "bertscore_precision": [r["precision"] for r in res],
+                "bertscore_recall": [r["recall"] for r in res],
+                "bertscore_f1": [r["f1"] for r in res],
+            }
+        )
+        doc_keys = _row_keys(documents, group_cols)
+        documents = (
+            documents.assign(_key=doc_keys).merge(bdf, on="_key", how="left").drop(columns="_key")
+        )
+        config["bertscore_model"] = str(resolve_model_path(bertscore_model))
+    problems_df = pd.DataFrame(
+        [{k: v for k, v in pr.items() if k != "_key"} for pr in problems],
+        columns=["row", "doc_id", "message"],
+    )
+    return CorpusScores(pairs_df, documents, metrics, problems_df, config)
+
+
+def _row_keys(frame: pd.DataFrame, group_cols: list[str]) -> list[str]:
+    """The (document id, group values) key of each row of a documents table, as score_frame builds it."""
+    if not group_cols:
+        return frame["doc_id"].astype(str).tolist()
+    sub = pd.concat([frame["doc_id"].astype(str), frame[group_cols].astype(str)], axis=1)
+    return [json.dumps(list(k), ensure_ascii=False) for k in sub.itertuples(index=False)]
+
+
+def _documents_table(
+    df: pd.DataFrame,
+    ids: pd.Series,
+    keys: pd.Series,
+    group_cols: list[str],
+    metrics: M.Metrics,
+    problems: list[dict[str, Any]],
+) -> pd.DataFrame:
+    """Per-document table (one row per (document id, group)) that also lists scored documents
+    without any source pair (|S| = 0), in the order of the input frame."""
+    docs = metrics.documents.copy()
+    skipped = {p["_key"] for p in problems}
+    have = set(_row_keys(docs, group_cols)) if len(docs) else set()
+    extra = []
+    for doc_id, key, rec in zip(
+        ids,
+        keys,
+        df[group_cols].to_dict(orient="records") if group_cols else [{}] * len(df),
+        strict=True,
+    ):
+        if key in have or key in skipped:
+            continue
+        row = {"doc_id": doc_id, **rec, "n_pairs": 0, "n_retained": 0}
+        for f in M.FATES:
+            row[f] = 0
+        extra.append(row)
+    if extra:
+        docs = pd.concat([docs, pd.DataFrame(extra)], ignore_index=True)
+    order = {k: i for i, k in enumerate(keys)}
+    rank = pd.Series([order.get(k, len(order)) for k in _row_keys(docs, group_cols)], index=docs.index)
+    docs = docs.loc[rank.sort_values(kind="stable").index].reset_index(drop=True)
+    return docs
+
+
+# --------------------------------------------------------------------------------------------------
+# A table of source/output pairs (the command line is cuelex.cli.score)
+# --------------------------------------------------------------------------------------------------
+
+
+def read_table(
+    path: str | Path,
+    *,
+    source_col: str = "source",
+    encoding: str = "utf-8",
+    skip_bad_rows: bool = False,
+    problems: list[Any] | None = None,
+) -> pd.DataFrame:
+    """Read a CSV, TSV, JSONL or JSON array (optionally .gz) of source/output pairs.
+
+    The readers of :func:`cuelex.corpus.read_documents`: strict decoding (``encoding``), a bad
+    line named by file and line number, skipped and added to ``problems`` with ``skip_bad_rows``.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"{p}: no such file")
+    if _suffixes(p)[0] not in (".csv", ".tsv", ".jsonl", ".ndjson", ".json"):
+        raise ValueError(f"{p}: the pairs table must be .csv, .tsv, .jsonl or .json (optionally .gz)")
+    rows = [
+        {**d.meta, source_col: d.text}
+        for d in read_documents(
+            p,
+            text_col=source_col,
+            encoding=encoding,
+            skip_bad_rows=skip_bad_rows,
+            problems=problems if problems is not None else [],
+        )
+    ]
+    if not rows:
+        raise InputError(f"{p}: no usable rows")
+    return pd.DataFrame(rows)
