@@ -7,7 +7,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from .corpus import check_text
-from .extensions import ASSESS_KEY, PAIRS_KEY, encode, register_extensions
+from .extensions import ASSESS_KEY, PAIRS_KEY, encode, encode_pairs, register_extensions
 from .pipeline import get_engine, get_linker, run_pipeline
 
 register_extensions()
@@ -76,7 +76,7 @@ class CuelexComponent:
             sentences=sents,
         )
         # JSON text, not dicts: see cuelex.extensions (medSpaCy's msgpack decoders)
-        doc.user_data[PAIRS_KEY] = encode([p.model_dump(mode="json") for p in pairs])
+        doc.user_data[PAIRS_KEY] = encode_pairs(pairs)
         if self.spans_key:
             spans = []
             for p in pairs:

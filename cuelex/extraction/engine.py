@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from typing import NamedTuple
 
 import regex
 
@@ -273,6 +274,8 @@ class _Scanner:
         by_prefix: dict[str, set[int]] = {}
         bounded: set[str] = set()
         free: set[str] = set()
+        # for the folded prefilter: spaced prefixes (raw ones where those are unknown)
+        heads: dict[bool, set[tuple[str, bool]]] = {True: set(), False: set()}
         for idx, (pattern, wb) in enumerate(items):
             raw = _literal_prefixes(pattern, k=3) if dispatch else None
             if raw is None:
@@ -280,6 +283,10 @@ class _Scanner:
                 continue
             (bounded if wb else free).update(regex.escape(p) for p in raw)
             spaced = _literal_prefixes(pattern, k=self.DEPTH, spaces=True)
+            if spaced is not None:
+                heads[wb].update((p, True) for p in spaced)
+            else:
+                heads[wb].update((p, False) for p in raw)
             # "" (spaced prefixes unknown): tried wherever the prefilter stops
             for prefix in spaced if spaced is not None else ("",):
                 by_prefix.setdefault(prefix, set()).add(idx)
@@ -292,6 +299,18 @@ class _Scanner:
         # (case-sensitive, fast) when lower-casing keeps every offset, else case-insensitively.
         self._prefilter_ci = self._CANDIDATES
         self._prefilter = None
+        self._prefilter_ascii: re.Pattern[str] | None = None
+        # non-ASCII characters of the prefixes, each folded to its own unused ASCII control code
+        marks = sorted(
+            {
+                ch
+                for h in (*heads[True], *heads[False])
+                for ch in h[0]
+                if not ch.isascii() and not _WS_CHAR.match(ch)
+            }
+        )
+        self._marks = dict(zip(marks, _FOLD_CODES))
+        self._fold: dict[str, str | None] = {}  # text character -> ASCII stand-in (cache)
         if not anywhere:
             parts = []
             if bounded:
@@ -301,6 +320,67 @@ class _Scanner:
             source = "|".join(parts) or r"(?!)"
             self._prefilter = regex.compile(source, regex.V1)
             self._prefilter_ci = regex.compile(source, _FLAGS)
+            # On ASCII text the stdlib engine reads \w exactly as ``regex`` does, at a third of
+            # the cost, and stops only where a whole spaced prefix begins (a spaced prefix's " "
+            # is a run of what ``regex`` calls whitespace): a few stops a sentence, not one a word.
+            # Other text is folded to ASCII first, one character for one (see ``_folded``).
+            ascii_parts = []
+            for wb, start in ((True, r"(?<!\w)(?="), (False, "(?=")):
+                if heads[wb]:
+                    pieces = {tuple(self._piece(ch, sp) for ch in h) for h, sp in heads[wb]}
+                    ascii_parts.append(start + _trie_of_pieces(pieces) + ")")
+            if len(marks) <= len(_FOLD_CODES):
+                self._prefilter_ascii = re.compile("|".join(ascii_parts) or r"(?!)")
+
+    def _piece(self, ch: str, spaced: bool) -> str:
+        """The stdlib regex for one prefix character, on folded text."""
+        if spaced and ch == " ":
+            return _ASCII_WS_RUN
+        if ch.isascii():
+            return re.escape(ch)
+        if _WS_CHAR.match(ch):
+            return " "  # a raw prefix's literal non-ASCII space: folded text has " " there
+        return re.escape(self._marks.get(ch, ch))
+
+    def _fold_char(self, ch: str) -> str | None:
+        """ASCII stand-in for a non-ASCII text character (None: lower-casing changes lengths).
+
+        Its lower-case form when that is ASCII or a prefix character; else a space for what
+        ``regex`` calls whitespace, "x" for a word character and DEL for anything else, so that
+        every place where a prefix begins in the text still begins there in the folded text.
+        """
+        low = ch.lower()
+        if len(low) != 1:
+            return None
+        if low.isascii():  # KELVIN SIGN -> "k": a stand-in only if it is as much a word character
+            same = bool(_WORD_CHAR.match(ch)) == bool(_WORD_CHAR.match(low))
+            return low if same and not _WS_CHAR.match(ch) else None
+        if low in self._marks:
+            return self._marks[low]
+        if _WS_CHAR.match(ch):
+            return " "
+        return "x" if _WORD_CHAR.match(ch) else "\x7f"
+
+    def _folded(self, text: str) -> str | None:
+        """The lower-cased text with every non-ASCII character replaced by its ASCII stand-in."""
+        if text.isascii():
+            return text.lower()
+        fold = self._fold
+        out = []
+        last = 0
+        for m in _NON_ASCII.finditer(text):
+            out.append(text[last : m.start()].lower())
+            for ch in m.group():
+                if ch in fold:
+                    code = fold[ch]
+                else:
+                    code = fold[ch] = self._fold_char(ch)
+                if code is None:
+                    return None
+                out.append(code)
+            last = m.end()
+        out.append(text[last:].lower())
+        return "".join(out)
 
     def _compile(self, ids: frozenset[int]) -> regex.Pattern:
         """The POSIX alternation of a set of patterns (plus those that may start anywhere), cached."""
@@ -337,8 +417,10 @@ class _Scanner:
         pos = 0
         at = self._at
         depth = self.DEPTH
-        low = text.lower()
-        if self._prefilter is not None and len(low) == len(text):
+        folded = self._folded(text) if self._prefilter_ascii is not None else None
+        if folded is not None:
+            stops = self._prefilter_ascii.finditer(folded)  # type: ignore[union-attr]
+        elif self._prefilter is not None and len(low := text.lower()) == len(text):
             stops = self._prefilter.finditer(low)
         else:
             stops = self._prefilter_ci.finditer(text, overlapped=True)
@@ -363,10 +445,21 @@ class _Scanner:
 
 def _trie(alternatives: Iterable[str]) -> str:
     """One regex for many escaped alternatives, factored on common leading pieces (a trie)."""
+    return _trie_of_pieces(_PIECE.findall(alt) for alt in alternatives)
+
+
+_ASCII_WS_RUN = r"[\t\n\x0b\x0c\r ]+"  # regex's \s on ASCII (the stdlib's \s adds \x1c-\x1f)
+_FOLD_CODES = [chr(c) for c in (*range(1, 9), *range(0x0E, 0x1C))]  # neither \s nor \w anywhere
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_WORD_CHAR = regex.compile(r"\w", regex.V1)
+
+
+def _trie_of_pieces(alternatives: Iterable[Sequence[str]]) -> str:
+    """One regex for many alternatives given as sequences of regex pieces, factored as a trie."""
     root: dict = {}
     for alt in alternatives:
         node = root
-        for piece in _PIECE.findall(alt):
+        for piece in alt:
             node = node.setdefault(piece, {})
         node[""] = {}
 
@@ -442,10 +535,85 @@ class _Construct:
 
 _object_setattr = object.__setattr__
 _new_pair = _Construct(CueTargetPair)
+_OFFSETS = ("sentence_start", "sentence_end", "cue_start", "cue_end", "target_start", "target_end")
+_MEMO_MAX_ENTRIES = 8192  # memoised sentences per engine (the memo is emptied when full)
+_MEMO_MAX_CHARS = 600  # longer sentences are not memoised (they rarely repeat)
+_MEMO_MAX_DOC_CHARS = 2000  # nor longer texts as a whole
+_MEMO_MAX_DOCS = 4096  # memoised whole texts per engine (a few MB for radiology reports)
 
 
-@dataclass(frozen=True)
-class _Match:
+def _moved(p: CueTargetPair, delta: int, doc_id: str | None) -> CueTargetPair:
+    """``p`` with every offset moved by ``delta`` and the given ``doc_id`` (same fields set)."""
+    data = p.__dict__.copy()
+    for name in _OFFSETS:
+        data[name] += delta
+    data["doc_id"] = doc_id
+    inst = CueTargetPair.__new__(CueTargetPair)
+    _object_setattr(inst, "__dict__", data)
+    _object_setattr(inst, "__pydantic_fields_set__", set(p.__pydantic_fields_set__))
+    _object_setattr(inst, "__pydantic_extra__", None)
+    _object_setattr(inst, "__pydantic_private__", None)
+    return inst
+
+
+def _context_reach(patterns: Iterable[str]) -> int | None:
+    """How many characters before a sentence the context patterns can see from inside it.
+
+    Word boundaries and line anchors see one character; a look-behind its maximum width (three
+    times, for full case folding). None when some pattern cannot be read this way (the memo is
+    then off).
+    """
+    reach = 1  # also "?" attached to the word before it (Engine._directions)
+    for pattern in patterns:
+        try:
+            tree = _sre_parser.parse(pattern, re.IGNORECASE)
+        except Exception:
+            return None
+        found = _behind(list(tree))
+        if found is None:
+            return None
+        reach = max(reach, found)
+    return reach
+
+
+def _behind(items: list) -> int | None:
+    c = _sre_constants
+    reach = 0
+    for op, av in items:
+        subs: list = []
+        extra = 0  # how far back the sub-pattern starts (a look-behind's width)
+        if op in (c.ASSERT, c.ASSERT_NOT):
+            direction, sub = av
+            if direction < 0:
+                width = sub.getwidth()[1]
+                if width >= c.MAXREPEAT:
+                    return None
+                extra = 3 * width
+                reach = max(reach, extra)
+            subs = [sub]
+        elif op is c.AT:
+            reach = max(reach, 1)
+        elif op is c.SUBPATTERN:
+            subs = [av[-1]]
+        elif op is c.BRANCH:
+            subs = list(av[1])
+        elif op in _REPEATS:
+            subs = [av[2]]
+        elif op is getattr(c, "ATOMIC_GROUP", None):
+            subs = [av]
+        elif op is c.GROUPREF_EXISTS:
+            subs = [x for x in av[1:] if x is not None]
+        elif op not in (c.LITERAL, c.NOT_LITERAL, c.IN, c.ANY, c.GROUPREF):
+            return None
+        for sub in subs:
+            found = _behind(list(sub))
+            if found is None:
+                return None
+            reach = max(reach, extra + found)
+    return reach
+
+
+class _Match(NamedTuple):  # a tuple: built for every scan match, cheaply
     start: int
     end: int
     kind: str
@@ -486,7 +654,7 @@ class _CueHit:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tok:
     start: int
     end: int
@@ -571,8 +739,9 @@ class _WordList:
 class Engine:
     """The rule engine behind ``cuelex.extract`` and ``cuelex.assess``. Immutable once built; picklable."""
 
-    def __init__(self, resources: Resources | None = None):
+    def __init__(self, resources: Resources | None = None, *, memo: bool = True):
         self.resources = resources or default_resources()
+        self.memo = memo  # memoise per sentence and per text (exact; see ``_memo_key``)
         res = self.resources
         self.splitter = SentenceSplitter(res.sentences)
         self._entries = {c.id: c for c in res.cues}
@@ -606,6 +775,12 @@ class Engine:
             )
             for rule in res.context
         ]
+        # per-sentence memo of extract(): (sentence, left context, matches) -> pairs at offset 0
+        self._memo: dict[tuple, list[CueTargetPair]] = {}
+        self._doc_memo: dict[tuple, list[CueTargetPair]] = {}  # whole texts, pairs without doc_id
+        self._left_reach = _context_reach([r.preceded_by for r in res.context if r.preceded_by])
+        if not _new_pair.simple or not memo:
+            self._left_reach = None  # records are relocated by rebuilding their __dict__
         t = res.targets
         self._strip_leading = _WordList(t.strip_leading)
         self._strip_trailing = _WordList(t.strip_trailing)
@@ -625,7 +800,7 @@ class Engine:
         self._non_targets = frozenset(w.lower() for w in t.non_targets)
 
     def __reduce__(self):  # rebuild from the (picklable) resources in the other process
-        return (Engine, (self.resources,))
+        return (_rebuild_engine, (self.resources, self.memo))
 
     # ------------------------------------------------------------------ scanning
 
@@ -656,17 +831,51 @@ class Engine:
     def _analyses(
         self, text: str, sentences: Sequence[tuple[int, int]] | None
     ) -> list[_SentenceAnalysis]:
+        return [
+            self._analyze_sentence(text, s, e, inside)
+            for s, e, inside in self._sentence_matches(text, sentences)
+        ]
+
+    def _sentence_matches(
+        self, text: str, sentences: Sequence[tuple[int, int]] | None
+    ) -> list[tuple[int, int, list[_Match]]]:
+        """(start, end, scan matches inside) of each sentence that holds a cue or an alternative."""
         spans = list(sentences) if sentences is not None else self.sentences(text)
         matches = self._scan_text(text)
         starts = [m.start for m in matches]
+        cue_starts = [m.start for m in matches if m.kind in (CUE, ALT)]
+        n_cues = len(cue_starts)
         out = []
         for s, e in spans:
+            k = bisect_left(cue_starts, s)
+            if k == n_cues or cue_starts[k] >= e:
+                continue  # no cue or alternative starts inside: nothing to analyse
             lo, hi = bisect_left(starts, s), bisect_left(starts, e)
             inside = [m for m in matches[lo:hi] if m.end <= e]
             if not any(m.kind in (CUE, ALT) for m in inside):
                 continue
-            out.append(self._analyze_sentence(text, s, e, inside))
+            out.append((s, e, inside))
         return out
+
+    def _memo_key(self, text: str, s: int, e: int, inside: list[_Match]) -> tuple | None:
+        """What a sentence's pairs depend on (None: not memoised; see ``_memo``).
+
+        The sentence text, its scan matches (a match crossing into it from the sentence before
+        changes them), and the few characters before it that the context rules' look-behinds,
+        word boundaries and "?" attachment can see.
+        """
+        if self._left_reach is None or e - s > _MEMO_MAX_CHARS:
+            return None
+        return (
+            text[s:e],
+            text[max(0, s - self._left_reach) : s],
+            tuple((m.start - s, m.end - s, m.kind, m.rule_id, id(m.entry)) for m in inside),
+        )
+
+    def clear_memo(self) -> None:
+        """Forget the memoised sentence results (benchmarks clear it to time cold passes)."""
+        self._memo.clear()
+        self._doc_memo.clear()
 
     # ------------------------------------------------------------------ per sentence
 
@@ -1416,8 +1625,23 @@ class Engine:
     ) -> list[CueTargetPair]:
         """All cue–target pairs of ``text`` (optionally with precomputed sentence spans)."""
         _check_text(text)
+        if sentences is not None:
+            sentences = [(a, b) for a, b in sentences]
+        doc_key = (text, None if sentences is None else tuple(sentences))
+        if len(text) <= _MEMO_MAX_DOC_CHARS:
+            done = self._doc_memo.get(doc_key)
+            if done is not None:  # the same text again (templated reports): the same pairs
+                return [p if doc_id is None else _moved(p, 0, doc_id) for p in done]
         pairs: list[CueTargetPair] = []
-        for an in self._analyses(text, sentences):
+        memo = self._memo
+        for s, e, inside in self._sentence_matches(text, sentences):
+            key = self._memo_key(text, s, e, inside)
+            found = memo.get(key) if key is not None else None
+            if found is not None:  # the same sentence in the same surroundings: the same pairs
+                pairs.extend(_moved(p, s, doc_id) for p in found)
+                continue
+            first = len(pairs)
+            an = self._analyze_sentence(text, s, e, inside)
             targets: dict[tuple[int, int], None] = {}
             for r in an.reaches:
                 targets.setdefault((r.start, r.end))
@@ -1451,8 +1675,17 @@ class Engine:
                         strength=_strength(cue, level),
                     )
                 )
+            if key is not None:
+                if len(memo) >= _MEMO_MAX_ENTRIES:
+                    memo.clear()
+                memo[key] = [_moved(p, -s, None) for p in pairs[first:]]
         pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
-        return _drop_nested(pairs)
+        pairs = _drop_nested(pairs)
+        if len(text) <= _MEMO_MAX_DOC_CHARS and self._left_reach is not None:
+            if len(self._doc_memo) >= _MEMO_MAX_DOCS:
+                self._doc_memo.clear()
+            self._doc_memo[doc_key] = [p if doc_id is None else _moved(p, 0, None) for p in pairs]
+        return pairs
 
     def _modifier_only(self, target: str) -> bool:
         """Is the target made only of qualifier words ("moderate", "left upper")?"""
@@ -1559,6 +1792,10 @@ def _check_span(text: str, span: object, index: int) -> tuple[int, int]:
             f"span {index} ({start}, {end}) is not a non-empty range inside the text of length {len(text)}"
         )
     return start, end
+
+
+def _rebuild_engine(resources: Resources, memo: bool) -> Engine:
+    return Engine(resources, memo=memo)
 
 
 @lru_cache(maxsize=1)
