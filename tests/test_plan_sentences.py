@@ -21,8 +21,12 @@ def pairs_of(text: str) -> list[tuple[str, str, str]]:
             "If his symptoms do not improve, we will consider a steroid injection.",
             [("If", "symptoms", "UL5")],
         ),
-        ("If her symptoms don't get better in a week, she will call.", []),
-        ("If her knee pain doesn't improve with bracing, we will order an MRI.", [("If", "knee pain", "UL5")]),
+        # contracted forms are read by the lay lexicon's contingency cue, which names the change
+        ("If her symptoms don't get better in a week, she will call.", [("don't get better", "symptoms", "UL5")]),
+        (
+            "If her knee pain doesn't improve with bracing, we will order an MRI.",
+            [("doesn't improve", "knee pain", "UL5")],
+        ),
         ("We will repeat the ultrasound yearly unless new symptoms develop.", [("unless", "new symptoms", "UL5")]),
         # the generic word "symptoms" stays no target elsewhere
         ("We reviewed her symptoms today.", []),
@@ -147,11 +151,11 @@ def test_plans_and_readings(text: str, expected: list) -> None:
             "I believe her numbness is secondary to carpal tunnel syndrome.",
             [("I believe", "carpal tunnel syndrome", "UL2")],
         ),
-        ("I suspect his cough is due to postnasal drip.", [("suspect", "postnasal drip", "UL3")]),
+        ("I suspect his cough is due to postnasal drip.", [("I suspect", "postnasal drip", "UL3")]),
         # the subject is not the target, and the next cue decides
         ("I suspect his back pain is likely a disc herniation.", [("likely", "disc herniation", "UL2")]),
         # a relative clause is not the predicate
-        ("I suspect a fracture that was missed on the film.", [("suspect", "fracture", "UL3")]),
+        ("I suspect a fracture that was missed on the film.", [("I suspect", "fracture", "UL3")]),
         ("I believe she has a lumbar strain.", [("I believe she has a", "lumbar strain", "UL2")]),
         # a finding the study may hide is indeterminate
         ("Overlying ribs could obscure a small nodule.", [("could obscure", "small nodule", "UL4")]),
