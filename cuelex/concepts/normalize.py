@@ -265,15 +265,9 @@ def word_variants() -> dict[str, str]:
     """Shorthand → word ("fx" → "fracture"), from ``cuelex/data/word_variants.tsv``."""
     path = DATA_DIR / "word_variants.tsv"
     out: dict[str, str] = {}
-    header = False
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if not header:
-            header = True
-            continue
-        if len(cols) != 4 or not cols[0] or not cols[1]:
+    columns = ("variant", "word", "example_source", "example_output")
+    for n, cols in _vocab.tsv_rows(path, columns, "word variant table"):
+        if not cols[0] or not cols[1]:
             raise VocabularyError(f"{path}:{n}: expected variant, word, example_source, example_output")
         out[cols[0].lower()] = cols[1].lower()
     return out
@@ -290,17 +284,9 @@ def general_findings() -> dict[str, dict[str, tuple[str, ...]]]:
     sudden problems with your heart or lungs", "your heart and lungs look normal")."""
     path = _vocab.DATA_DIR / "general_findings.tsv"
     out: dict[str, dict[str, tuple[str, ...]]] = {r: {} for r in GENERAL_ROLES}
-    header = False
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if not header:
-            if cols != ["role", "word", "group", "example_source", "example_output"]:
-                raise _vocab.VocabularyError(f"{path}:{n}: header must be role, word, group, example_source, example_output")
-            header = True
-            continue
-        if len(cols) != 5 or not cols[1] or not cols[3] or not cols[4]:
+    columns = ("role", "word", "group", "example_source", "example_output")
+    for n, cols in _vocab.tsv_rows(path, columns, "general findings table"):
+        if not cols[1] or not cols[3] or not cols[4]:
             raise _vocab.VocabularyError(f"{path}:{n}: expected role, word, group, example_source, example_output")
         role, word, group = cols[0], cols[1].lower(), tuple(cols[2].split())
         if role not in out:
