@@ -54,7 +54,7 @@ def aci_section(note_text: str) -> str | None:
     return "\n\n".join(parts) if parts else None
 
 
-def _read_jsonl(path: Path) -> list[dict]:
+def read_jsonl(path: Path) -> list[dict]:
     with path.open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
@@ -62,14 +62,14 @@ def _read_jsonl(path: Path) -> list[dict]:
 def select(seed: int = 20261122) -> list[dict]:
     """Seeded selection: 45 IU reports (30 with hedge-like wording, 15 any) and 25 ACI sections."""
     rng = random.Random(seed)
-    reports = [r for r in _read_jsonl(IU_FILE) if r.get("findings") and r.get("impression")]
+    reports = [r for r in read_jsonl(IU_FILE) if r.get("findings") and r.get("impression")]
     hedgy = [r for r in reports if _HEDGY.search(iu_text(r))]
     rng.shuffle(hedgy)
     chosen_iu = hedgy[:30]
     rest = [r for r in reports if r not in chosen_iu]
     rng.shuffle(rest)
     chosen_iu += rest[:15]
-    notes = _read_jsonl(ACI_FILE)
+    notes = read_jsonl(ACI_FILE)
     sections = []
     for note in notes:
         section = aci_section(note["text"])
@@ -101,10 +101,10 @@ def extend(
     """
     rng = random.Random(seed)
     have = {d["doc_id"] for d in existing}
-    reports = [r for r in _read_jsonl(IU_FILE) if r.get("findings") and r.get("impression")]
+    reports = [r for r in read_jsonl(IU_FILE) if r.get("findings") and r.get("impression")]
     hedgy = [r for r in reports if _HEDGY.search(iu_text(r)) and f"iu:{r['uid']}" not in have]
     rng.shuffle(hedgy)
-    notes = _read_jsonl(ACI_FILE)
+    notes = read_jsonl(ACI_FILE)
     sections = [
         n["id"]
         for n in notes
@@ -126,9 +126,9 @@ def extend(
 
 def load_documents(docs_file: Path = DOCS_FILE, iu_file: Path = IU_FILE) -> list[dict]:
     """The evaluation documents with their text (IU text read from shared/)."""
-    docs = _read_jsonl(docs_file)
-    iu = {f"iu:{r['uid']}": r for r in _read_jsonl(iu_file)} if iu_file.exists() else {}
-    aci = {f"aci:{n['id']}": n for n in _read_jsonl(ACI_FILE)}
+    docs = read_jsonl(docs_file)
+    iu = {f"iu:{r['uid']}": r for r in read_jsonl(iu_file)} if iu_file.exists() else {}
+    aci = {f"aci:{n['id']}": n for n in read_jsonl(ACI_FILE)}
     out = []
     for doc in docs:
         if doc["doc_id"].startswith("iu:"):
@@ -157,7 +157,7 @@ def main() -> None:
             for doc in select():
                 handle.write(json.dumps(doc) + "\n")
     if args.extend:
-        docs = extend(_read_jsonl(DOCS_FILE), *args.extend, n_rewrites=args.rewrites, batch=args.batch)
+        docs = extend(read_jsonl(DOCS_FILE), *args.extend, n_rewrites=args.rewrites, batch=args.batch)
         with DOCS_FILE.open("w", encoding="utf-8") as handle:
             for doc in docs:
                 handle.write(json.dumps(doc) + "\n")

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from realtext_docs import DATA
+from realtext_docs import DATA, read_jsonl
 
 GOLD_FILE = DATA / "gold_pairs.jsonl"
 #: Rewrites of ACI-BENCH sections (CC BY 4.0: derivatives allowed) are kept in the project.
@@ -29,21 +29,16 @@ PRIVATE_REWRITES = Path(
 ) / "rewrites_iu"
 
 
-def _read(path: Path) -> list[dict]:
-    with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
 def load_rewrites() -> tuple[list[dict], list[dict], bool]:
     """Outputs and fates of the rewrite set: the project's part plus the private IU part if present.
 
     Returns ``(outputs, fates, private_found)``.
     """
-    outputs, fates = _read(REWRITES / "outputs.jsonl"), _read(REWRITES / "fates.jsonl")
+    outputs, fates = read_jsonl(REWRITES / "outputs.jsonl"), read_jsonl(REWRITES / "fates.jsonl")
     found = (PRIVATE_REWRITES / "outputs.jsonl").exists()
     if found:
-        outputs += _read(PRIVATE_REWRITES / "outputs.jsonl")
-        fates += _read(PRIVATE_REWRITES / "fates.jsonl")
+        outputs += read_jsonl(PRIVATE_REWRITES / "outputs.jsonl")
+        fates += read_jsonl(PRIVATE_REWRITES / "fates.jsonl")
     return outputs, fates, found
 LEVELS = ("UL1", "HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5")
 _TRIM = " \t\n.,;:()[]-*"

@@ -17,13 +17,8 @@ import argparse
 import json
 from pathlib import Path
 
-from realtext_docs import DATA, load_documents
+from realtext_docs import DATA, load_documents, read_jsonl
 from realtext_gold import GOLD_FILE, PRIVATE_REWRITES, REWRITES, convert
-
-
-def _read(path: Path) -> list[dict]:
-    with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
 
 
 def main() -> None:
@@ -39,7 +34,7 @@ def main() -> None:
     texts = {k: d["text"] for k, d in docs.items()}
     if args.second:
         path, annotator = args.second.rsplit(":", 1)
-        second = convert(_read(Path(path)), texts, annotator)
+        second = convert(read_jsonl(Path(path)), texts, annotator)
         (DATA / "second_annotation.jsonl").write_text(
             "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in second), encoding="utf-8")
         print(f"{sum(1 for r in second if r['pair_id'])} pairs in {len({r['doc_id'] for r in second})} documents")
@@ -49,7 +44,7 @@ def main() -> None:
     notes: dict[str, str] = {}
     for spec in args.pairs:
         path, annotator = spec.rsplit(":", 1)
-        raw = _read(Path(path))
+        raw = read_jsonl(Path(path))
         for r in raw:
             if r.get("pair_id") and r.get("note") and r["doc_id"].startswith("aci:"):
                 notes[r["pair_id"]] = r["note"]
@@ -64,8 +59,8 @@ def main() -> None:
     GOLD_FILE.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     print(f"{len(ids)} gold pairs in {len(seen)} documents; not annotated: {missing}")
     if args.outputs:
-        outputs = [o for p in args.outputs for o in _read(Path(p))]
-        fates = [f for p in args.fates for f in _read(Path(p))]
+        outputs = [o for p in args.outputs for o in read_jsonl(Path(p))]
+        fates = [f for p in args.fates for f in read_jsonl(Path(p))]
         by_out = {o["output_id"]: o for o in outputs}
         pairs_by_doc: dict[str, set[str]] = {}
         for r in rows:

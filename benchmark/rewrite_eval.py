@@ -16,10 +16,8 @@ count against source-pair precision, ``benchmark/realtext_eval.py``). Tune on ``
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter, defaultdict
-from pathlib import Path
 
 from realtext_docs import ROOT, load_documents
 from realtext_gold import PRIVATE_REWRITES, load_gold, load_rewrites, match, write_block
@@ -28,11 +26,6 @@ import cuelex
 
 DOCS_PAGE = ROOT.parent / "docs" / "scoring.md"
 ABSENT = "ABSENT"
-
-
-def _read(path: Path) -> list[dict]:
-    with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
 
 
 def _rates(rows: list[tuple[str, str]]) -> dict[str, float]:
