@@ -40,9 +40,11 @@ def _rates(rows: list[tuple[str, str]]) -> dict[str, float]:
     }
 
 
-def evaluate(split: str, **score_options: object) -> dict:
+def evaluate(split: str, batch: int | None = None, **score_options: object) -> dict:
     docs = {d["doc_id"]: d for d in load_documents() if d["rewrites"]}
     docs = {k: d for k, d in docs.items() if split == "all" or d["split"] == split}
+    if batch is not None:
+        docs = {k: d for k, d in docs.items() if d.get("batch", 1) == batch}
     gold = load_gold()
     all_outputs, all_fates, private = load_rewrites()
     if not private:
@@ -127,9 +129,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--linker", action="store_true", help="score with linker=True")
     parser.add_argument("--errors", action="store_true", help="print disagreeing rows (always on for tune)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/scoring.md")
+    parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
     args = parser.parse_args(argv)
+    if args.batch is not None and args.write_docs:
+        parser.error("--write-docs reports whole splits; leave out --batch")
     options = {"linker": True} if args.linker else {}
-    result = evaluate(args.split, **options)
+    result = evaluate(args.split, batch=args.batch, **options)
     out = table(result)
     print(out)
     if args.split == "tune" or args.errors:
