@@ -21,12 +21,14 @@ def pairs_of(text: str) -> list[tuple[str, str, str]]:
             "If his symptoms do not improve, we will consider a steroid injection.",
             [("If", "symptoms", "UL5")],
         ),
-        # contracted forms are read by the lay lexicon's contingency cue, which names the change
-        ("If her symptoms don't get better in a week, she will call.", [("don't get better", "symptoms", "UL5")]),
+        # contracted and lay forms of the change keep the conditional word as the cue
+        ("If her symptoms don't get better in a week, she will call.", [("If", "symptoms", "UL5")]),
         (
             "If her knee pain doesn't improve with bracing, we will order an MRI.",
-            [("doesn't improve", "knee pain", "UL5")],
+            [("If", "knee pain", "UL5")],
         ),
+        ("If the pain is not better in two weeks, she will return.", [("If", "pain", "UL5")]),
+        ("If your cough gets worse, call the office.", [("If", "cough", "UL5")]),
         ("We will repeat the ultrasound yearly unless new symptoms develop.", [("unless", "new symptoms", "UL5")]),
         # the generic word "symptoms" stays no target elsewhere
         ("We reviewed her symptoms today.", []),

@@ -1204,6 +1204,19 @@ class Engine:
             return prev not in ("type", "grade", "stage", "class", "phase", "level", "mobitz")
         return False
 
+    # verb-like words that are adverbs or adjectives, not an instruction's verb
+    _NOT_IMPERATIVE = frozenset({"very", "really", "quite", "yet", "able", "sure", "ever", "always"})
+
+    def _imperative(self, tok: _Tok) -> bool:
+        """Does a list item starting with this token read as an instruction ("start antibiotics")?"""
+        low = tok.low
+        return (
+            low in self._verb_like
+            and low not in self._NOT_IMPERATIVE
+            and low not in self._modifier_words
+            and not low.endswith("ly")
+        )
+
     def _is_object_start(self, tok: _Tok) -> bool:
         return tok.low in self._OBJECT_START
 
@@ -1279,6 +1292,10 @@ class Engine:
                 if np is None or self._clause_start(toks, a, end) or np[1] - np[0] > max_part:
                     break
                 if sep == "comma" and not has_coord and np[1] - np[0] > 4:
+                    break
+                if sep == "comma" and self._imperative(toks[a]):
+                    # "if she develops a fever, draw blood cultures": after a fronted condition
+                    # the comma opens the main clause, an instruction, not another list item
                     break
                 if hedge and prev_cut and sep in ("and", "comma"):
                     # "possibly fibrosis in the left mid and lower lung zone": after a place

@@ -1,0 +1,119 @@
+"""Future contingencies, monitoring and workup targets by grammar (issue 12), with what they must
+not touch. Every sentence is our own wording, in clinician and radiologist styles."""
+
+from __future__ import annotations
+
+import pytest
+
+import cuelex
+
+
+def pairs_of(text: str) -> list[tuple[str, str, str]]:
+    return [(p.cue_text, p.target_text, p.level.value) for p in cuelex.extract(text)]
+
+
+def targets_of(text: str) -> list[tuple[str, str]]:
+    return [(p.target_text, p.level.value) for p in cuelex.extract(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a condition on how a present finding changes: the conditional word is the cue, whatever
+        # verb (plain, lay, contracted, perfect) states the change
+        ("If the lesion grows on follow-up, biopsy is recommended.", [("If", "lesion", "UL5")]),
+        ("Should the nodule grow on the next scan, a biopsy will be arranged.", [("Should", "nodule", "UL5")]),
+        ("If her cough doesn't go away, call the office.", [("If", "cough", "UL5")]),
+        ("If your rash comes back, restart the cream.", [("If", "rash", "UL5")]),
+        ("If his back pain hasn't improved by then, we will get an MRI.", [("If", "back pain", "UL5")]),
+        ("He will call us if the swelling increases.", [("call us if", "swelling", "UL5")]),
+    ],
+)
+def test_condition_on_a_change(text: str, expected: list) -> None:
+    assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the patient as subject of an onset: becomes, develops, unless ...
+        ("If she becomes febrile, blood cultures should be drawn.", [("febrile", "UL5")]),
+        ("If he becomes short of breath, he should call 911.", [("short of breath", "UL5")]),
+        ("Should he become hypoxic overnight, start oxygen.", [("hypoxic", "UL5")]),
+        ("Unless she develops a fever, no antibiotics are needed.", [("fever", "UL5")]),
+        # a fronted condition ends at the comma that opens the instruction
+        ("If she develops a fever, draw blood cultures.", [("fever", "UL5")]),
+        ("If febrile, obtain a chest film.", [("febrile", "UL5")]),
+        ("If he has chest pain, give nitroglycerin.", [("chest pain", "UL5")]),
+        # ... but a list inside the condition stays a list
+        (
+            "If she develops fever, chills, or night sweats, call the clinic.",
+            [("fever", "UL5"), ("chills", "UL5"), ("night sweats", "UL5")],
+        ),
+    ],
+)
+def test_onset_conditionals(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # return precautions and calls with their triggers
+        (
+            "Return precautions were reviewed for fever, vomiting, or worsening pain.",
+            [("fever", "UL5"), ("vomiting", "UL5"), ("worsening pain", "UL5")],
+        ),
+        ("Strict ED precautions given for any chest pain.", [("chest pain", "UL5")]),
+        ("Please call the clinic with any fevers or chills.", [("fevers", "UL5"), ("chills", "UL5")]),
+        ("She was told to notify nursing staff for any palpitations.", [("palpitations", "UL5")]),
+        # monitoring, observation and testing targets
+        ("We will monitor her closely for any recurrence of seizures.", [("seizures", "UL5")]),
+        ("He will be observed for signs of alcohol withdrawal.", [("alcohol withdrawal", "UL5")]),
+        ("Watch carefully for signs of bleeding.", [("bleeding", "UL5")]),
+        ("We will test her for Lyme disease.", [("Lyme disease", "UL5")]),
+        ("He is being worked up for lupus.", [("lupus", "UL5")]),
+    ],
+)
+def test_instructions_and_monitoring(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # general advice, plans, permissions and facts: no pair
+        "Drink plenty of fluids and rest.",
+        "If you have any questions, please call the office.",
+        "Call with any questions.",
+        "Return precautions discussed with the family.",
+        "Return in three months for follow-up.",
+        "He returned for a follow-up visit.",
+        "She was monitored for two hours after the injection.",
+        "If he becomes interested in surgery, we will refer him.",
+        "She may also ice the knee after activity.",
+        "He may shower tomorrow but should not submerge the incision.",
+        "You can resume your normal diet.",
+        "No antibiotics are needed at this time.",
+        "We will not start insulin yet.",
+        "No heavy lifting for two weeks.",
+        "If he tolerates the medication, we will increase the dose.",
+    ],
+)
+def test_not_touched(text: str) -> None:
+    assert pairs_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # hedges a person states about a finding stay cues; a medication can be a cause
+        ("She may have a small effusion.", [("small effusion", "UL3")]),
+        ("They may represent granulomas.", [("granulomas", "UL3")]),
+        ("Leukocytosis is probably due to steroids.", [("steroids", "UL2")]),
+        # a tested result is not a workup target
+        ("She tested negative for influenza.", [("influenza", "UL1")]),
+    ],
+)
+def test_still_hedged(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
