@@ -117,3 +117,58 @@ def test_not_touched(text: str) -> None:
 )
 def test_still_hedged(text: str, expected: list) -> None:
     assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # indeterminate: the study or the writer cannot decide
+        ("Nondiagnostic evaluation for pulmonary embolism owing to motion.", [("pulmonary embolism", "UL4")]),
+        ("The portable film is limited for detection of a small pneumothorax.", [("small pneumothorax", "UL4")]),
+        ("Equivocal findings for early appendicitis.", [("early appendicitis", "UL4")]),
+        ("It is not clear if he has a tear of the meniscus.", [("tear of the meniscus", "UL4")]),
+        ("The nature of the right hilar density is uncertain.", [("right hilar density", "UL4")]),
+        # leaning toward absence through a stance verb
+        ("Pneumonia is felt to be unlikely given the normal white count.", [("Pneumonia", "HEDGED_ABSENT")]),
+        ("A stress fracture was thought to be less likely.", [("stress fracture", "HEDGED_ABSENT")]),
+        # a named diagnosis and an unknown cause are not indeterminate readings
+        ("History of borderline personality disorder, depression and anxiety.", []),
+        ("We do not know the exact cause of her pancreatitis.", []),
+        ("The significance of this finding is uncertain.", []),
+    ],
+)
+def test_indeterminate_and_hedged_absence(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The previously seen right apical pneumothorax has resolved.", "right apical pneumothorax"),
+        ("Interval resolution of the left basilar consolidation.", "left basilar consolidation"),
+        ("There has been complete resolution of the pulmonary edema.", "pulmonary edema"),
+        ("Her hives resolved after the antihistamine.", "hives"),
+    ],
+)
+def test_resolved_is_absent_now_and_was_present(text: str, expected: str) -> None:
+    (p,) = cuelex.extract(text)
+    assert (p.target_text, p.level.value) == (expected, "UL1")
+    assert p.modifiers == ("ctx.resolved_was_present",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The effusion has partially resolved.",
+        "Partial resolution of the right effusion.",
+        "Follow-up film to document resolution of the pneumonia.",
+        "His cough has not yet resolved.",
+    ],
+)
+def test_not_resolved_stays_present(text: str) -> None:
+    assert pairs_of(text) == []
+
+
+def test_never_present_has_no_resolution_modifier() -> None:
+    (p,) = cuelex.extract("No pneumothorax.")
+    assert p.modifiers == ()
