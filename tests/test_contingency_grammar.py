@@ -172,3 +172,29 @@ def test_not_resolved_stays_present(text: str) -> None:
 def test_never_present_has_no_resolution_modifier() -> None:
     (p,) = cuelex.extract("No pneumothorax.")
     assert p.modifiers == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a plan conditioned on what a pending study will show
+        ("If the x-ray shows a fracture, we will refer her to orthopedics.", [("fracture", "UL5")]),
+        ("Should the MRI reveal a meniscal tear, arthroscopy is an option.", [("meniscal tear", "UL5")]),
+        ("If she shows signs of infection, call the office.", [("infection", "UL5")]),
+        # a finding read as the sign of a diagnosis
+        ("Calcified hilar nodes indicate prior granulomatous infection.", [("prior granulomatous infection", "UL2")]),
+        ("She indicates that she has knee pain.", []),
+        ("The outside report indicates a diagnosis of lymphoma.", []),
+        # the writer's judgement against a finding, not about a plan
+        ("I do not think this is a fracture.", [("fracture", "HEDGED_ABSENT")]),
+        ("I don't believe she has a hernia.", [("hernia", "HEDGED_ABSENT")]),
+        ("I do not think we need to repeat the scan.", []),
+        # "without" takes the same evidence qualifiers as "no"
+        (
+            "Stable cardiomegaly without gross evidence for edema or effusion.",
+            [("edema", "UL1"), ("effusion", "UL1")],
+        ),
+    ],
+)
+def test_results_signs_and_judgements(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
