@@ -118,11 +118,11 @@ FAMILIES = [  # one phrase per family of same-claim wordings, within each level
     ["consistent with", "most consistent with", "compatible with", "in keeping with", "indicative of",
      "most likely", "high suspicion for", "presumed", "thought to be", "favored", "suggestive of",
      "probably", "likely", "probable", "appears to be", "suggestion of", "seems to be"],
-    ["suspicious for", "suspected", "worrisome for", "suspicion for", "concern for", "is a concern",
+    ["suspicious for", "suspected", "worrisome for", "more likely than", "suspicion for", "concern for", "is a concern",
      "possible", "possibility of", "may be", "versus", "perhaps", "consider", "could be",
      "questionable", "could be seen with", "might be", "difficult to exclude", "not excluded",
      "cannot be excluded", "cannot be completely excluded"],
-    ["less likely", "not favored", "probably not", "likely not", "doubt", "unlikely", "not likely",
+    ["less likely", "not favored", "probably not", "likely not", "does not appear to be", "doubt", "unlikely", "not likely",
      "not thought to be", "not suggestive of", "low likelihood of", "low suspicion for",
      "not suspected", "improbable"],
 ]
@@ -134,3 +134,29 @@ def test_distinct_hedges_are_ordered_without_ties(family):
     by_cue = {e.cue.lower(): e for e in default_resources().cues}
     values = [by_cue[c].strength for c in family]
     assert all(a > b for a, b in zip(values, values[1:], strict=False)), list(zip(family, values))
+
+
+@pytest.mark.parametrize(
+    ("lay", "clinical"),
+    [
+        ("c/w", "consistent with"),
+        ("your symptoms match", "in keeping with"),
+        ("a sign of", "indicative of"),
+        ("points to", "suggests"),
+        ("probably from", "probably"),
+        ("your doctor believes", "I believe"),
+        ("look like", "appears to be"),
+        ("we suspect", "suspect"),
+        ("it is possible that", "possible"),
+        ("could also be", "could be"),
+        ("there is a chance", "possibility of"),
+        ("doctors cannot rule out", "cannot rule out"),
+        ("probably is not", "probably not"),
+        ("does not look like", "does not appear to be"),
+    ],
+)
+def test_lay_wording_carries_the_strength_of_its_clinical_phrase(lay, clinical):
+    """A patient-facing wording says the same as its clinical phrase, so a rewrite that only
+    translates it keeps the strength (no tie with an unrelated phrase, no shift)."""
+    by_cue = {e.cue.lower(): e for e in default_resources().cues}
+    assert by_cue[lay.lower()].strength == by_cue[clinical.lower()].strength
