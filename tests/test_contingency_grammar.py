@@ -198,3 +198,17 @@ def test_never_present_has_no_resolution_modifier() -> None:
 )
 def test_results_signs_and_judgements(text: str, expected: list) -> None:
     assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "level", "strength"),
+    [
+        ("A stress fracture is highly unlikely.", "stress fracture", "HEDGED_ABSENT", 5.0),
+        ("I think it is exceedingly unlikely that this is a tumor.", "tumor", "HEDGED_ABSENT", 5.0),
+        ("Very likely viral pharyngitis.", "viral pharyngitis", "UL2", 89.5),
+        ("The swelling is more likely than not a hematoma.", "hematoma", "UL2", 60.0),
+    ],
+)
+def test_intensified_and_even_odds_hedges(text: str, target: str, level: str, strength: float) -> None:
+    (p,) = cuelex.extract(text)
+    assert (p.target_text, p.level.value, p.strength) == (target, level, strength)

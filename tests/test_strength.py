@@ -39,8 +39,9 @@ def test_surveyed_cues_carry_the_survey_median():
         if e is None or e.level not in (Level.UL2, Level.HEDGED_ABSENT):
             continue
         expected = survey[row["survey_phrase"]]
-        if row["survey_phrase"] == "probable":
-            # ties "likely" at a median of 70; its lower survey mean places it 0.5 below
+        if row["survey_phrase"] in ("probable", "highly likely"):
+            # ties "likely" (or the placed "consistent with") at a median of 70 (90); its lower
+            # survey mean places it 0.5 below
             assert e.strength == expected - 0.5
         else:
             assert e.strength == pytest.approx(expected), row["cue"]
@@ -115,7 +116,7 @@ def test_strength_on_assessments_and_imposed_levels():
 
 
 FAMILIES = [  # one phrase per family of same-claim wordings, within each level
-    ["consistent with", "most consistent with", "compatible with", "in keeping with", "indicative of",
+    ["consistent with", "highly likely", "most consistent with", "compatible with", "in keeping with", "indicative of",
      "most likely", "high suspicion for", "presumed", "thought to be", "favored", "suggestive of",
      "probably", "likely", "probable", "appears to be", "suggestion of", "seems to be"],
     ["suspicious for", "suspected", "worrisome for", "more likely than", "suspicion for", "concern for", "is a concern",
@@ -124,7 +125,7 @@ FAMILIES = [  # one phrase per family of same-claim wordings, within each level
      "cannot be excluded", "cannot be completely excluded"],
     ["less likely", "not favored", "probably not", "likely not", "does not appear to be", "doubt", "unlikely", "not likely",
      "not thought to be", "not suggestive of", "low likelihood of", "low suspicion for",
-     "not suspected", "improbable"],
+     "not suspected", "improbable", "highly unlikely"],
 ]
 
 
