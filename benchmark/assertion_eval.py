@@ -88,7 +88,9 @@ chest radiograph, CT, MRI, ultrasound, mammography and nuclear medicine reports;
 {present} present, {uncertain} uncertain, {negated} negated. It was written and annotated by a
 separate annotator who did not see cuelex's lexicons, rules, tests or development set, with the
 labels fixed before any system ran (guideline and judgement calls in
-`benchmark/data/radiology_test.md`). The rules have not been tuned on it: it is this project's
+`benchmark/data/radiology_test.md`). The rules have not been tuned on it (its three "resolved" /
+"interval resolution" rows were read when issue 12 decided how cuelex reads a resolved finding,
+`docs/levels.md`): it is this project's
 held-out check. It is still one annotator's synthetic set, denser in hard cases than real
 reports; the independent evaluation on real held-out radiology sentences is the one that counts.""",
 }

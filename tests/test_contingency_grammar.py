@@ -184,6 +184,7 @@ def test_never_present_has_no_resolution_modifier() -> None:
         # a finding read as the sign of a diagnosis
         ("Calcified hilar nodes indicate prior granulomatous infection.", [("prior granulomatous infection", "UL2")]),
         ("She indicates that she has knee pain.", []),
+        ("No interstitial edema to indicate heart failure.", [("interstitial edema", "UL1"), ("heart failure", "UL1")]),
         ("The outside report indicates a diagnosis of lymphoma.", []),
         # the writer's judgement against a finding, not about a plan
         ("I do not think this is a fracture.", [("fracture", "HEDGED_ABSENT")]),
