@@ -882,6 +882,27 @@ def general_target(words: Sequence[str]) -> frozenset[str] | None:
     return frozenset(groups)
 
 
+_NEG_VERB_NOT = frozenset({"not", "didn't", "doesn't", "don't", "isn't", "wasn't", "aren't", "weren't", "haven't", "hasn't"})
+_NEG_VERB_AUX = frozenset({"did", "does", "do", "is", "was", "are", "were", "has", "have", "had"})
+_SEE_VERBS = frozenset(
+    """show shows showed shown find finds found see sees saw seen detect detects detected reveal
+    reveals revealed have has had be there""".split()
+)  # fmt: skip
+
+
+def _negated_verb(toks: Sequence[_Tok], i: int, same: Callable[[int, int], bool]) -> int:
+    """Index of the negated verb phrase before "anything" ("DID NOT SHOW anything", "DIDN'T FIND
+    anything", "there ISN'T anything"), or -1."""
+    k = i - 1
+    while same(i, k) and i - k <= 2 and toks[k].norm in _SEE_VERBS:
+        k -= 1
+    if not (same(i, k) and k < i and toks[k].norm in _NEG_VERB_NOT):
+        return -1
+    if toks[k].norm == "not" and same(i, k - 1) and toks[k - 1].norm in _NEG_VERB_AUX:
+        k -= 1
+    return k
+
+
 def _general_statements(idx: OutputIndex) -> list[_Statement]:
     """Every whole-organ statement of an output, found once per output (linear in its length)."""
     if idx._general is not None:
@@ -958,6 +979,9 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
                 k -= 1
             if same(a, k) and toks[k].norm in _NEG_OPEN:
                 a = k
+            elif p != i and toks[i].norm == "anything" and _negated_verb(toks, i, same) >= 0:
+                # "did not show anything urgent", "didn't find anything serious"
+                a = _negated_verb(toks, i, same)
             elif p != i:
                 a = i
             done("general", a, b, groups, is_urgent, seen_study)
