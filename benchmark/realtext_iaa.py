@@ -8,6 +8,11 @@ agreement and Cohen's kappa on the matched pairs, for all pairs and for hedged p
 are the ceiling to read cuelex's accuracy against: a system cannot be expected to agree with one
 annotator more than a second careful annotator does.
 
+The same holds for the rewrite fates: a second reader (F7, blind to cuelex and to the first
+readers' fates) read every output of batch 4 again (``second_fates.jsonl`` beside the outputs; the
+chest X-ray part outside the project); the script prints how often the two readers give the same
+fate, per task — the ceiling for ``rewrite_eval.py``'s "fate agrees with gold".
+
     python benchmark/realtext_iaa.py                 # print
     python benchmark/realtext_iaa.py --write-docs    # also write the block in docs/realtext-data.md
 """
@@ -18,8 +23,18 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from realtext_docs import DATA, load_documents
-from realtext_gold import GOLD_FILE, GoldPair, load_gold, match, target_right, write_block
+from realtext_docs import DATA, load_documents, read_jsonl
+from realtext_gold import (
+    GOLD_FILE,
+    PRIVATE_REWRITES,
+    REWRITES,
+    GoldPair,
+    load_gold,
+    load_rewrites,
+    match,
+    target_right,
+    write_block,
+)
 
 SECOND_FILE = DATA / "second_annotation.jsonl"
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "realtext-data.md"
@@ -88,6 +103,33 @@ def table(rows: list[tuple[str, dict[str, float]]]) -> str:
     return "\n".join(out)
 
 
+def fate_agreement() -> str:
+    """Agreement of the second fate reader with the first, per task (empty when not present)."""
+    second = [f for folder in (REWRITES, PRIVATE_REWRITES) if (folder / "second_fates.jsonl").exists()
+              for f in read_jsonl(folder / "second_fates.jsonl")]
+    if not second:
+        return ""
+    outputs, fates, private = load_rewrites()
+    task_of = {o["output_id"]: o["task"] for o in outputs}
+    first = {(f["output_id"], f["pair_id"]): f["fate"] for f in fates}
+    lines = [
+        "| task | fates read twice | same fate | kappa | both say absent / retained alike |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for task in ("summary", "revision"):
+        labels = [(first[(f["output_id"], f["pair_id"])], f["fate"]) for f in second
+                  if task_of.get(f["output_id"]) == task and (f["output_id"], f["pair_id"]) in first]
+        if not labels:
+            continue
+        same = sum(a == b for a, b in labels)
+        kept = sum((a == "ABSENT") == (b == "ABSENT") for a, b in labels)
+        lines.append(f"| {task} | {len(labels)} | {100 * same / len(labels):.0f}% ({same}) | "
+                     f"{kappa(labels):.2f} | {100 * kept / len(labels):.0f}% |")
+    scope = "" if private else " (chest X-ray part not found: ACI-BENCH outputs only)"
+    return ("Rewrite fates read twice (first readers F5, F6; second F7), batch 4" + scope + ":\n\n"
+            + "\n".join(lines))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write-docs", action="store_true", help=f"write the table into {PAGE.name}")
@@ -102,6 +144,9 @@ def main() -> None:
         "pairs matched by target overlap:\n\n" + table(rows) +
         "\n\n    python benchmark/realtext_iaa.py --write-docs"
     )
+    fates = fate_agreement()
+    if fates:
+        body += "\n\n" + fates
     print(body)
     if args.write_docs:
         write_block(PAGE, "iaa", body)

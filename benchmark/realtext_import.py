@@ -3,6 +3,7 @@
     python benchmark/realtext_import.py --pairs A.jsonl:C1 B.jsonl:C2 ... --fates F.jsonl ... \
         --outputs O.jsonl ...
     python benchmark/realtext_import.py --second E.jsonl:E1      # the agreement re-annotation
+    python benchmark/realtext_import.py --second-fates F.jsonl    # a second reader's fates
 
 Pairs are converted to offsets (:func:`realtext_gold.convert`) and written to
 ``benchmark/data/realtext/gold_pairs.jsonl``; fates and outputs are checked (every output has a
@@ -18,7 +19,27 @@ import json
 from pathlib import Path
 
 from realtext_docs import DATA, load_documents, read_jsonl
-from realtext_gold import GOLD_FILE, PRIVATE_REWRITES, REWRITES, convert
+from realtext_gold import GOLD_FILE, PRIVATE_REWRITES, REWRITES, convert, load_rewrites
+
+
+def import_second_fates(path: Path) -> None:
+    """Split a second reader's fates by licence (IU-derived outside the project) and write them."""
+    outputs, _fates, _private = load_rewrites()
+    doc_of = {o["output_id"]: o["doc_id"] for o in outputs}
+    text_of = {o["output_id"]: o["text"] for o in outputs}
+    fates = read_jsonl(path)
+    unknown = [f["output_id"] for f in fates if f["output_id"] not in doc_of]
+    assert not unknown, f"fates for unknown outputs: {unknown[:3]}"
+    for f in fates:
+        ev = f.get("evidence") or ""
+        if ev and ev not in text_of[f["output_id"]]:
+            print(f"warning: evidence not in output: {f['output_id']} {f['pair_id']} {ev!r}")
+    for folder, private in ((REWRITES, False), (PRIVATE_REWRITES, True)):
+        mine = [f for f in fates if doc_of[f["output_id"]].startswith("iu:") is private]
+        (folder / "second_fates.jsonl").write_text(
+            "".join(json.dumps({k: f.get(k, "") for k in ("output_id", "pair_id", "fate", "evidence", "note")},
+                               ensure_ascii=False) + "\n" for f in mine), encoding="utf-8")
+        print(f"{folder}: {len(mine)} second fates")
 
 
 def main() -> None:
@@ -27,6 +48,9 @@ def main() -> None:
     parser.add_argument("--second", metavar="FILE:ANNOTATOR",
                         help="a second, independent annotation of some documents (for agreement): "
                         "written to second_annotation.jsonl instead of the gold file")
+    parser.add_argument("--second-fates", metavar="FILE",
+                        help="a second, independent reading of some outputs' fates (for agreement): "
+                        "written to second_fates.jsonl beside the outputs")
     parser.add_argument("--fates", nargs="*", default=[])
     parser.add_argument("--outputs", nargs="*", default=[])
     args = parser.parse_args()
@@ -38,6 +62,8 @@ def main() -> None:
         (DATA / "second_annotation.jsonl").write_text(
             "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in second), encoding="utf-8")
         print(f"{sum(1 for r in second if r['pair_id'])} pairs in {len({r['doc_id'] for r in second})} documents")
+    if args.second_fates:
+        import_second_fates(Path(args.second_fates))
     if not args.pairs:
         return
     rows: list[dict] = []
