@@ -115,3 +115,23 @@ def test_complement_match_is_listed_for_checking():
     p = _first("We will assess for potential sources of anemia.", "We will look for possible causes of your anemia.")
     assert (p.match.tier, p.match.detail) == ("normalized", "complement")
     assert p.match.low_confidence
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target", "found"),
+    [
+        ("Unclear whether this is a pulmonary finding or skeletal finding.",
+         "It is unclear whether this is a pulmonary or skeletal finding.", "pulmonary finding", True),
+        ("No pleural effusion.", "No pleural or pericardial effusion.", "pleural effusion", True),
+        ("No pleural effusion.", "There is no pleural and pericardial thickening.", "pleural effusion", False),
+        ("No pleural effusion.", "Pleural or pericardial disease was considered; an effusion is seen.", "pleural effusion", False),
+    ],
+)
+def test_a_head_shared_by_two_modifiers_names_each(source, output, target, found):
+    """"pulmonary or skeletal finding" names "pulmonary finding" (detail ``ellipsis``)."""
+    r = score(source, output, n_boot=0)
+    (p,) = [p for p in r.pairs if p.source.target_text == target]
+    if found:
+        assert p.retained and p.match.detail in ("ellipsis", "string"), p.match
+    else:
+        assert p.match is None or p.match.detail != "ellipsis", p.match

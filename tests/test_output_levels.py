@@ -50,6 +50,20 @@ def _level(source: str, output: str, target: str) -> str:
          "acute cardiopulmonary abnormality", "UL1"),
         ("No acute cardiopulmonary abnormality.", "There is a serious problem with your heart and lungs.",
          "acute cardiopulmonary abnormality", "ASSERTED"),
+        # a negation written as a label before a list governs the list on its line
+        ("No focal consolidation, pleural effusion, or pneumothorax.",
+         "- **No signs of:** an area of infection (consolidation), fluid around the lungs (pleural effusion), or a collapsed lung (pneumothorax)",
+         "pneumothorax", "UL1"),
+        ("No pleural effusion.", "Negative for: pleural effusion, pneumothorax.", "pleural effusion", "UL1"),
+        ("No pneumothorax.", "Your heart looks normal.\n- **No signs of:** fluid around the lungs or a collapsed lung (pneumothorax).",
+         "pneumothorax", "UL1"),
+        ("Possible pleural effusion.", "**Findings:** possible pleural effusion.", "pleural effusion", "UL3"),
+        ("Possible pleural effusion.", "No signs of: pneumonia.\nThere may be fluid around the lungs.", "pleural effusion", "UL3"),
+        # "not a new problem" opens a general statement with its negation
+        ("No acute cardiopulmonary abnormality.", "These changes have been there a while and are not a new problem.",
+         "acute cardiopulmonary abnormality", "UL1"),
+        ("No acute cardiopulmonary abnormality.", "This is a new problem in your lungs.",
+         "acute cardiopulmonary abnormality", "ASSERTED"),
         # a patient's raised chance of something is watched for (UL5)
         ("He is at increased risk of dehydration.", "There is a higher chance of getting dehydrated.", "dehydration", "UL5"),
         ("He is at increased risk of dehydration.", "This medicine raises your risk of becoming dehydrated.", "dehydration", "UL5"),

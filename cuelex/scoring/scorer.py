@@ -605,6 +605,30 @@ def _list_negation(
     return None
 
 
+#: A negation written as a label before a list ("**No signs of:** a collapsed lung, fluid ...",
+#: "- Negative for: ..."): it governs every item of the list on its line.
+_NEG_LABEL = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:\*\*|__)?[ \t]*((?:no|without|negative[ \t]+for|none[ \t]+of|ruled[ \t]+out)"
+    r"(?:[ \t]+(?:signs?|evidence|sign)(?:[ \t]+(?:of|for))?)?)[ \t]*(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _negation_label(output: str, start: int) -> Cue | None:
+    """The negation label that opens the line of a mention, when only list items lie between."""
+    ls = output.rfind("\n", 0, start) + 1
+    m = _NEG_LABEL.match(output, ls, start)
+    if m is None:
+        return None
+    between = output[m.end() : start]
+    if len(between) > 300 or regex.search(r"[.;!?]", between) or _CLAUSE_WORDS.search(between):
+        return None
+    return Cue(
+        text=m.group(1), start=m.start(1), end=m.end(1), level=Level.UL1, rule_id="ul1.no",
+        direction=Direction.FORWARD,
+    )  # fmt: skip
+
+
 _COORD = regex.compile(r"\b(?:or|and|nor)\b", regex.V1 | regex.IGNORECASE)
 _COORD_LAST = regex.compile(
     r"\b(?:or|and|nor)\s+(?:(?:no|any|a|an|the|other|signs?\s+of)\s+){0,3}$", regex.V1 | regex.IGNORECASE
@@ -662,6 +686,9 @@ def _reread(
         neg = _list_negation(output, start, by_cue)
         if neg is not None:
             return neg.level, _as_cue(neg), "list_negation"
+        label = _negation_label(output, start)
+        if label is not None:
+            return Level.UL1, label, "list_negation"
     if level is Level.ASSERTED:
         i = bisect_left(cue_starts, start)
         while i < len(ordered) and ordered[i].cue_start < end:
