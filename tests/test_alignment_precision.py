@@ -67,6 +67,11 @@ ABSENT = [
     ("Possible right lower lobe pneumonia.", "Your heart looks normal. Your lungs look clear."),
     ("No focal consolidation.", "Your lungs look clear."),
     ("No pleural effusion.", "Your chest X-ray looks normal."),
+    # the patient's past or a relative's is not the source's current statement
+    ("Possible pneumonia.", "You have a history of pneumonia."),
+    ("Likely new pulmonary embolism.", "You have a history of blood clots in your lungs."),
+    ("Rule out myocardial infarction.", "Your father had a heart attack at 50."),
+    ("Cannot exclude stroke.", "Stroke education was given."),
 ]
 
 
@@ -88,6 +93,9 @@ RETAINED = [
     ("Findings suggest an acute COPD exacerbation.", "This is most likely a COPD flare-up.", "UL2"),
     ("Possible pneumonia.", "You may have a lung infection.", "UL3"),
     ("Rule out DVT.", "We need to check for a blood clot in your leg.", "UL5"),
+    ("Possible history of asthma.", "You may have a history of asthma.", "UL3"),
+    ("Questionable family history of colon cancer.", "There may be a family history of colon cancer.", "UL3"),
+    ("Possible pneumonia.", "Your history of asthma is noted; pneumonia is possible.", "UL3"),
 ]
 
 

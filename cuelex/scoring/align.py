@@ -47,8 +47,9 @@ semantic       optional, off by default: cosine similarity of a local sentence-e
 =============  ==============================================================================
 
 **Another finding.** In every stage an occurrence at a body site that shares nothing with the
-target's, or one that only modifies a service or plan written after it ("pneumonia vaccine"), is
-left out and the next stage runs (:func:`other_finding`, ``cuelex/data/alignment_context.tsv``).
+target's, one that only modifies a service or plan written after it ("pneumonia vaccine"), or the
+patient's past or a relative's ("a history of pneumonia") for a current source target is left out
+and the next stage runs (:func:`other_finding`, ``cuelex/data/alignment_context.tsv``).
 
 **Several occurrences.** When the deciding stage finds the target more than once, candidates are
 ranked by (1) a statement before a label (a heading, list label or emphasised label such as
@@ -751,18 +752,21 @@ _SITE_PREPS = frozenset(
     below into from""".split()
 )  # fmt: skip
 _PHRASE_END = regex.compile(r"[^.,;:!?()\[\]\n]{0,80}", regex.V1)
-ALIGNMENT_CONTEXT_ROLES = ("site", "modifier")
+ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history")
+#: How many words before a mention a history word may stand ("a HISTORY of recurrent pneumonia").
+HISTORY_REACH = 3
 
 
 @lru_cache(maxsize=1)
 def alignment_context() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
     """(word → body sites, modifier nouns) from ``cuelex/data/alignment_context.tsv``: the words
-    around an output mention that make it another finding than the source target."""
+    around an output mention that make it another finding than the source target (the history
+    words: :func:`history_words`)."""
     path = DATA_DIR / "alignment_context.tsv"
     columns = ("role", "word", "sites", "example_source", "example_output", "expected")
     sites: dict[str, frozenset[str]] = {}
     modifiers: set[str] = set()
-    for n, cols in tsv_rows(path, columns, "alignment context table"):
+    for n, cols in _context_rows(path, columns):
         role, word, names = cols[0], cols[1].lower(), frozenset(cols[2].split())
         if role not in ALIGNMENT_CONTEXT_ROLES:
             raise VocabularyError(f"{path}:{n}: role must be one of {ALIGNMENT_CONTEXT_ROLES}, got {role!r}")
@@ -772,9 +776,28 @@ def alignment_context() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
             raise VocabularyError(f"{path}:{n}: site rows name their sites, modifier rows none")
         if role == "site":
             sites[word] = names
-        else:
+        elif role == "modifier":
             modifiers.add(word)
     return sites, frozenset(modifiers)
+
+
+def _context_rows(path: Any, columns: tuple[str, ...]) -> Iterable[tuple[int, list[str]]]:
+    return tsv_rows(path, columns, "alignment context table")
+
+
+@lru_cache(maxsize=1)
+def history_words() -> frozenset[str]:
+    """The ``history`` words of ``cuelex/data/alignment_context.tsv`` ("history", "father", ...)."""
+    alignment_context()  # validates the file
+    path = DATA_DIR / "alignment_context.tsv"
+    columns = ("role", "word", "sites", "example_source", "example_output", "expected")
+    return frozenset(cols[1].lower() for _n, cols in _context_rows(path, columns) if cols[0] == "history")
+
+
+def history_before(words: Sequence[str]) -> bool:
+    """True when one of the last :data:`HISTORY_REACH` words is a history word."""
+    table = history_words()
+    return any(w in table for w in words[-HISTORY_REACH:])
 
 
 def place_sites(words: Iterable[str]) -> frozenset[str]:
@@ -799,6 +822,14 @@ def place_after(text: str) -> tuple[str, ...]:
     return ()
 
 
+def target_in_history(p: CueTargetPair) -> bool:
+    """True when the source target is itself the patient's past or a relative's ("history of
+    pneumonia"): its own words or the words just before it in its sentence."""
+    ts = max(p.target_start - p.sentence_start, 0)
+    before = normal_words(p.sentence[max(0, ts - 60) : ts])
+    return history_before(before) or any(w in history_words() for w in normal_words(p.target_text))
+
+
 def target_sites(p: CueTargetPair) -> frozenset[str]:
     """Where a source target is: the sites of the place phrase after it in its sentence ("Possible
     mass in the right upper lobe" → lung), else those its own words name."""
@@ -806,14 +837,23 @@ def target_sites(p: CueTargetPair) -> frozenset[str]:
     return place_sites(place_after(p.sentence[te:])) or place_sites(normal_words(p.target_text))
 
 
-def other_finding(idx: OutputIndex, start: int, end: int, site: frozenset[str]) -> bool:
+def other_finding(
+    idx: OutputIndex, start: int, end: int, site: frozenset[str], past: bool = False
+) -> bool:
     """True when an output occurrence is not the source target although its words match: it is
     at a body site that shares nothing with the target's ``site`` (its own words, the word before
     it, or a place phrase after it: "a nodule in your thyroid" for a pulmonary nodule), or it only
     modifies a service, plan or prevention written right after it ("pneumonia vaccine", "DVT
-    prophylaxis"; ``cuelex/data/alignment_context.tsv``)."""
+    prophylaxis"; ``cuelex/data/alignment_context.tsv``), or it is the patient's past or a
+    relative's ("a history of pneumonia", "your father had a heart attack") where the source
+    target (``past`` False) is not."""
     text = idx.text
     k = idx.token_at(start)
+    if not past and k > 0:
+        first = idx.segment_of()[k][0]
+        prev = [t.norm for t in idx.tokens[max(first, k - HISTORY_REACH) : k]]
+        if prev and history_before(prev):
+            return True
     j = bisect_right(idx._token_starts(), end - 1) - 1  # last token of the occurrence
     if 0 <= j < len(idx.tokens) - 1:
         nxt = idx.tokens[j + 1]
@@ -1280,19 +1320,20 @@ class Aligner:
             source_length = max((p.sentence_end for p in pairs), default=1)
         claimed: set[tuple[int, int]] = set()
         out: list[AlignedTarget | None] = []
-        found: dict[tuple[str, str | None, bool, frozenset[str]], list[_Cand]] = {}
+        found: dict[tuple[str, str | None, bool, frozenset[str], bool], list[_Cand]] = {}
         for p in pairs:
             # whole-organ statements answer a general finding's absence ("no acute
             # cardiopulmonary abnormality"), never a hedged "pulmonary finding"
             general = p.level in _ABSENCE
             site = target_sites(p)
-            key = (p.target_text, p.cui, general, site)
+            past = target_in_history(p)
+            key = (p.target_text, p.cui, general, site, past)
             cands = found.get(key)
             if cands is None:
                 cands = found[key] = self._distinct(
                     self._find(
                         p.target_text, idx, cui=p.cui, output_pairs=output_pairs, general=general,
-                        site=site,
+                        site=site, past=past,
                     )
                 )
             if not cands and general:
@@ -1301,7 +1342,7 @@ class Aligner:
                     # "The heart is not enlarged": the target is the predicate, the finding is
                     # the organ's enlargement (cardiomegaly)
                     cands = found[key] = self._distinct(
-                        self._find(term, idx, output_pairs=output_pairs, general=general, site=site)
+                        self._find(term, idx, output_pairs=output_pairs, general=general, site=site, past=past)
                     )
             if not cands:
                 out.append(None)
@@ -1397,6 +1438,7 @@ class Aligner:
         output_pairs: Sequence[CueTargetPair] = (),
         general: bool = True,
         site: frozenset[str] | None = None,
+        past: bool = False,
     ) -> list[_Cand]:
         """Candidates of the first stage that finds any, each labelled with its tier and detail.
 
@@ -1413,7 +1455,9 @@ class Aligner:
         words = normal_words(target)
         if site is None:
             site = place_sites(words)
-        return self._cascade(target, words, idx, cui, output_pairs, general, site)
+        if not past:
+            past = history_before(words)
+        return self._cascade(target, words, idx, cui, output_pairs, general, site, past)
 
     def _cascade(
         self,
@@ -1424,11 +1468,12 @@ class Aligner:
         output_pairs: Sequence[CueTargetPair],
         general: bool,
         site: frozenset[str],
+        past: bool = False,
     ) -> list[_Cand]:
         """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`)."""
 
         def fit(cands: list[_Cand]) -> list[_Cand]:
-            return [c for c in cands if not other_finding(idx, c.start, c.end, site)]
+            return [c for c in cands if not other_finding(idx, c.start, c.end, site, past)]
 
         def label(cands: list[_Cand], tier: str, detail: str) -> list[_Cand]:
             for c in cands:
