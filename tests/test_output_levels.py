@@ -64,6 +64,9 @@ def _level(source: str, output: str, target: str) -> str:
          "acute cardiopulmonary abnormality", "UL1"),
         ("No acute cardiopulmonary abnormality.", "This is a new problem in your lungs.",
          "acute cardiopulmonary abnormality", "ASSERTED"),
+        # a leaning toward something not happening is hedged absence, not a hard negative
+        ("Another seizure is unlikely.", "It is likely that you won't have another seizure.", "seizure", "HEDGED_ABSENT"),
+        ("Another seizure is unlikely.", "You will not have another seizure.", "seizure", "UL1"),
         # a patient's raised chance of something is watched for (UL5)
         ("He is at increased risk of dehydration.", "There is a higher chance of getting dehydrated.", "dehydration", "UL5"),
         ("He is at increased risk of dehydration.", "This medicine raises your risk of becoming dehydrated.", "dehydration", "UL5"),
