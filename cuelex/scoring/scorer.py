@@ -35,7 +35,7 @@ from ..corpus import InputError, check_text, lone_surrogate, read_documents
 from ..corpus import file_suffixes as _suffixes
 from ..levels import Level
 from ..pipeline import get_engine, get_linker, run_pipeline
-from ..records import Cue, CueTargetPair
+from ..records import Cue, CueTargetPair, Direction
 from . import metrics as M
 from .align import AlignedTarget, Aligner, OutputIndex
 from .bertscore import bertscore as _bertscore
@@ -554,6 +554,87 @@ _AFTER_PAREN = regex.compile(r"\([^()\n]{1,40}\)[ \t]*$", regex.V1)
 _GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
 
 
+#: A bare negation right before a mention ("not enlarged", "not significantly enlarged"), not
+#: "whether or not" and not "not only".
+_BARE_NOT = regex.compile(
+    r"(?<![\w'’])(?<!\bor\s)(not|no)[ \t]+(?:(?:significantly|markedly|grossly|much|particularly|very)[ \t]+)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: Words that start a new clause inside a sentence: a negation before them does not reach a list
+#: after them ("no fluid, but there may be scarring or atelectasis").
+_CLAUSE_WORDS = regex.compile(
+    r"\b(?:but|although|though|however|while|whereas|which|that|is|are|was|were|may|might|could|"
+    r"can|possible|possibly|likely|probably|be|has|have|had|shows?|showed|seen|noted|suggests?|"
+    r"because|so|if|unless|except|either|whether)\b",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _list_negation(
+    output: str, start: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The negation that governs a whole list an alternative marker was read in ("no signs of
+    infection, fluid in or around the lungs, a collapsed lung, or any lumps"): the nearest earlier
+    negated output pair of the same sentence, with only list items between (commas, "or"/"and",
+    no clause break)."""
+    ordered, cue_starts = by_cue
+    for q in reversed(ordered[: bisect_left(cue_starts, start)]):
+        if q.rule_id.startswith("alt."):
+            continue
+        if not (q.sentence_start <= start < q.sentence_end) or q.target_end > start:
+            return None
+        if q.level is not Level.UL1:
+            return None
+        between = output[q.target_end : start]
+        if (
+            len(between) > 200
+            or regex.search(r"[.;:!?\n]", between)
+            or _CLAUSE_WORDS.search(between)
+            or "," not in between and not _COORD.search(between)
+        ):
+            return None
+        # a list is closed by a coordinator: right before this item ("..., or swollen lymph
+        # nodes") or later, with only list items between ("..., a collapsed lung, or lumps")
+        if _COORD_LAST.search(between):
+            return q
+        k = q.sentence_end - q.sentence_start
+        rest = regex.split(r"[.;:!?\n]", output[start : q.sentence_start + k], maxsplit=1)[0]
+        if _COORD.search(rest) and not _CLAUSE_WORDS.search(rest):
+            return q
+        return None
+    return None
+
+
+#: A negation written as a label before a list ("**No signs of:** a collapsed lung, fluid ...",
+#: "- Negative for: ..."): it governs every item of the list on its line.
+_NEG_LABEL = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:\*\*|__)?[ \t]*((?:no|without|negative[ \t]+for|none[ \t]+of|ruled[ \t]+out)"
+    r"(?:[ \t]+(?:signs?|evidence|sign)(?:[ \t]+(?:of|for))?)?)[ \t]*(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _negation_label(output: str, start: int) -> Cue | None:
+    """The negation label that opens the line of a mention, when only list items lie between."""
+    ls = output.rfind("\n", 0, start) + 1
+    m = _NEG_LABEL.match(output, ls, start)
+    if m is None:
+        return None
+    between = output[m.end() : start]
+    if len(between) > 300 or regex.search(r"[.;!?]", between) or _CLAUSE_WORDS.search(between):
+        return None
+    return Cue(
+        text=m.group(1), start=m.start(1), end=m.end(1), level=Level.UL1, rule_id="ul1.no",
+        direction=Direction.FORWARD,
+    )  # fmt: skip
+
+
+_COORD = regex.compile(r"\b(?:or|and|nor)\b", regex.V1 | regex.IGNORECASE)
+_COORD_LAST = regex.compile(
+    r"\b(?:or|and|nor)\s+(?:(?:no|any|a|an|the|other|signs?\s+of)\s+){0,3}$", regex.V1 | regex.IGNORECASE
+)
+
+
 def _inner_cue(
     start: int, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
 ) -> CueTargetPair | None:
@@ -591,6 +672,23 @@ def _reread(
       alternative marker inside the parentheses decided it.
     """
     ordered, cue_starts = by_cue
+    if level is Level.ASSERTED:
+        bare = _BARE_NOT.search(output, max(0, start - 40), start)
+        if bare is not None:
+            # "Heart not enlarged; lungs clear": a bare negation right before the predicate
+            return Level.UL1, Cue(
+                text=bare.group(1), start=bare.start(1), end=bare.end(1), level=Level.UL1,
+                rule_id="ul1.not", direction=Direction.FORWARD,
+            ), "bare_negation"  # fmt: skip
+    if (cue is None and level is Level.ASSERTED) or (
+        cue is not None and cue.rule_id.startswith("alt.") and level is Level.UL3
+    ):
+        neg = _list_negation(output, start, by_cue)
+        if neg is not None:
+            return neg.level, _as_cue(neg), "list_negation"
+        label = _negation_label(output, start)
+        if label is not None:
+            return Level.UL1, label, "list_negation"
     if level is Level.ASSERTED:
         i = bisect_left(cue_starts, start)
         while i < len(ordered) and ordered[i].cue_start < end:
