@@ -656,23 +656,7 @@ class OutputIndex:
         return got
 
     def _is_label(self, start: int, end: int) -> bool:
-        text = self.text
-        lo = max(0, start - 40)
-        ls = text.rfind("\n", lo, start) + 1
-        if ls == 0 and lo > 0:
-            return False  # a long line: not a heading
-        le = text.find("\n", end, end + 200)
-        le = min(len(text), end + 200) if le == -1 else le
-        before = text[ls:start]
-        after = text[end:le]
-        line = text[ls:le].strip()
-        if _HEADING_LINE.fullmatch(line):
-            return True  # a markdown heading or a line that is all bold
-        if not _LABEL_BEFORE.fullmatch(before):
-            return False
-        if _LABEL_AFTER_LINE.fullmatch(after):
-            return True
-        return _LABEL_EMPHASIS.match(before.strip()) is not None and _LABEL_COLON.match(after) is not None
+        return label_at(self.text, start, end)
 
     def sentence_of(self, pos: int) -> int:
         if self._sent_starts is None:
@@ -688,6 +672,26 @@ class OutputIndex:
             else:
                 self._sent_norm[k] = ""
         return self._sent_norm[k]
+
+
+def label_at(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` is only a heading or list label (see :meth:`OutputIndex.is_label`)."""
+    lo = max(0, start - 40)
+    ls = text.rfind("\n", lo, start) + 1
+    if ls == 0 and lo > 0:
+        return False  # a long line: not a heading
+    le = text.find("\n", end, end + 200)
+    le = min(len(text), end + 200) if le == -1 else le
+    before = text[ls:start]
+    after = text[end:le]
+    line = text[ls:le].strip()
+    if _HEADING_LINE.fullmatch(line):
+        return True  # a markdown heading or a line that is all bold
+    if not _LABEL_BEFORE.fullmatch(before):
+        return False
+    if _LABEL_AFTER_LINE.fullmatch(after):
+        return True
+    return _LABEL_EMPHASIS.match(before.strip()) is not None and _LABEL_COLON.match(after) is not None
 
 
 _LABEL_BEFORE = regex.compile(r"[ \t]*(?:#{1,6}[ \t]*|[-*•+>][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__|\*|_)?[ \t]*", regex.V1)
@@ -1351,7 +1355,11 @@ class Aligner:
             ts = max(p.target_start - p.sentence_start, 0)
             te = max(p.target_end - p.sentence_start, ts)
             context = p.sentence[max(0, ts - CONTEXT_CHARS) : te + CONTEXT_CHARS]
-            chosen, total = self._rank(cands, idx, context, rel, claimed, distinct=True)
+            # a heading is passed over for a sentence that states the target, unless the source
+            # target is itself written as a heading or label
+            chosen, total = self._rank(
+                cands, idx, context, rel, claimed, distinct=True, source_label=label_at(p.sentence, ts, te)
+            )
             best = chosen[0]
             claimed.add((best.start, best.end))
             out.append(_aligned(chosen, idx, total))
@@ -1403,6 +1411,7 @@ class Aligner:
         claimed: set[tuple[int, int]],
         *,
         distinct: bool = False,
+        source_label: bool = False,
     ) -> tuple[list[_Cand], int]:
         """Distinct occurrences, best first (see the module docstring: the choice rule), and how
         many there are. Of very many occurrences only the :data:`RANK_MAX` nearest in relative
@@ -1421,7 +1430,7 @@ class Aligner:
             c.context = _similarity(src, idx.context_words(c.start, c.end))
             c.claimed = (c.start, c.end) in claimed
             c.distance = abs(c.start / n - rel)
-            c.label = idx.is_label(c.start, c.end)
+            c.label = idx.is_label(c.start, c.end) and not source_label
             out.append(c)
         out.sort(
             key=lambda c: (c.label, -round(c.score, 2), -c.context, c.claimed, c.distance, c.start)
