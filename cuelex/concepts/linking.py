@@ -414,15 +414,21 @@ class Linker:
         """
         best: list[float | None] = [None] * len(pairs)
 
+        # a candidate for a pair overlaps its target or lies within NEIGHBOURHOOD of it
+        # (``_eligible``): spans outside that zone are not scored for the pair
         def found(c: ConceptMatch) -> None:
             cs, ce = c.start - start, c.end - start
             for k, p in enumerate(pairs):
+                if cs > p[3] + NEIGHBOURHOOD or ce < p[2] - NEIGHBOURHOOD:
+                    continue
                 sc = _score(cs, ce, c.text, c.similarity, *p, segment)
                 if sc is not None and (best[k] is None or sc > best[k]):  # type: ignore[operator]
                     best[k] = sc
 
         def needed(a: int, b: int) -> bool:
             for k, (qs, qe, ts, te, d) in enumerate(pairs):
+                if a > te + NEIGHBOURHOOD or b < ts - NEIGHBOURHOOD:
+                    continue
                 low = best[k]
                 if low is not None and _ceiling(a, b, ts, te) < low:
                     continue  # not even with the closest cue and the right side
