@@ -460,8 +460,8 @@ The bare spaCy tokenizer is the floor for anything that runs through `nlp.pipe`.
 **Where the time goes** (cProfile and per-function timers, 2026-11-23). cuelex's `nlp.pipe` is
 spaCy's tokenizer (the floor row) + `extract` + a little more (the pairs' JSON in `doc.user_data`,
 the target spans in `doc.spans`, reading `Doc._.cue_pairs` back): the pipeline overtakes
-negspacy's only when extraction does, and on the ACI notes the tokenizer alone takes about two
-thirds of negspacy's time per note. Within `extract`, the sentence splitter takes about a fifth,
+negspacy's only when extraction does, and on the ACI notes the tokenizer alone takes over half
+of negspacy's time per note. Within `extract`, the sentence splitter takes about a fifth,
 the cue scan about a quarter and the per-sentence scope and target analysis most of the rest.
 
 **Memo.** cuelex memoises its work per sentence (the pairs of a sentence with the same text,
