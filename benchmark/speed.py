@@ -457,6 +457,13 @@ each system produced in one pass (negated entities for negspacy, negated or unce
 medSpaCy, cue–target pairs for cuelex, tokens for the bare tokenizer) and is a sanity check only.
 The bare spaCy tokenizer is the floor for anything that runs through `nlp.pipe`.
 
+**Where the time goes** (cProfile and per-function timers, 2026-11-23). cuelex's `nlp.pipe` is
+spaCy's tokenizer (the floor row) + `extract` + a little more (the pairs' JSON in `doc.user_data`,
+the target spans in `doc.spans`, reading `Doc._.cue_pairs` back): the pipeline overtakes
+negspacy's only when extraction does, and on the ACI notes the tokenizer alone takes over half
+of negspacy's time per note. Within `extract`, the sentence splitter takes about a fifth,
+the cue scan about a quarter and the per-sentence scope and target analysis most of the rest.
+
 **Memo.** cuelex memoises its work per sentence (the pairs of a sentence with the same text,
 scan matches and the few characters before it that the context rules can see) and per text
 (the same report again): exact, bounded, and emptied before every timed pass, so each pass is a
@@ -467,6 +474,14 @@ is the engine without it, for comparison.
 ## Linking
 
 {link_table}
+
+Most of linking's time is QuickUMLS's string look-ups of a window's n-grams near the targets.
+A pair's link depends only on its best-scoring candidate, so before an n-gram is looked up
+cuelex bounds the score any candidate on that span could reach for each pair of the window
+(similarity 1, no generic-head penalty) and skips it when the bound is below the best score
+already found for every pair, looking up the n-grams that overlap targets most first: the same
+pairs (`tests/test_speed_equivalence.py` compares them with QuickUMLS's full path) from about
+half the look-ups on the IU reports.
 
 ## Long inputs
 

@@ -10,6 +10,7 @@ from spacy.tokens import Span
 
 import cuelex
 from cuelex import Level
+from cuelex.component import TextKeepingTokenizer
 
 TEXT = "Possible right lower lobe pneumonia. No pleural effusion. Pulmonary embolism cannot be excluded."
 
@@ -153,3 +154,21 @@ def test_runs_inside_medspacy_pipeline_with_its_sentences_and_targets():
         "pleural effusion": Level.UL1,
     }
     assert len(doc._.cue_pairs) == 3
+
+
+def test_load_tokenizer_keeps_texts_and_spacy_tokens():
+    """``cuelex.load()``'s tokenizer remembers each Doc's text; tokens and bytes are spaCy's."""
+    nlp = cuelex.load()
+    blank = spacy.blank("en")
+    text = "Possible pneumonia.  No effusion\n?PE, r/o MI 😀 (e.g. CHF)"
+    doc = nlp(text)
+    assert [(t.text, t.whitespace_) for t in doc] == [(t.text, t.whitespace_) for t in blank(text)]
+    assert isinstance(nlp.tokenizer, TextKeepingTokenizer)
+    assert nlp.tokenizer.texts[doc] == doc.text == text
+    assert nlp.tokenizer.to_bytes(exclude=["vocab"]) == blank.tokenizer.to_bytes(exclude=["vocab"])
+    clone = pickle.loads(pickle.dumps(nlp.tokenizer))
+    assert type(clone) is TextKeepingTokenizer and clone.texts == {}
+    assert [t.text for t in clone(text)] == [t.text for t in doc]
+    # a Doc made elsewhere: the component reads doc.text
+    other = nlp.get_pipe("cuelex")(blank(text))
+    assert other._.cue_pairs == doc._.cue_pairs == cuelex.extract(text)

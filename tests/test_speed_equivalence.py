@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 
 import cuelex
 from cuelex.cli import demo_corpus_path
-from cuelex.concepts.linking import Linker, _MemoReader, _tagged
+from cuelex.concepts.linking import Linker, _MemoReader, _tagged, _updated
 from cuelex.extensions import PAIRS_KEY, encode
 from cuelex.extraction import engine as X
+from cuelex.extraction import sentences as S
 from cuelex.records import CueTargetPair
 
 IU_FILE = Path(
@@ -360,3 +361,104 @@ def test_memo_stays_bounded(monkeypatch):
         assert _fields(engine.extract(text)) == _fields(plain.extract(text))
         assert len(engine._memo) <= 3 and len(engine._doc_memo) <= 2
     assert plain._memo == {} and plain._doc_memo == {}
+
+
+# ---------------------------------------------------------------------------------- sentence splitter
+
+_SPLIT_TEXT = st.text(
+    alphabet=st.sampled_from(
+        list("ab Z1 2.)-•*:;?!'\"(\n\n\t  ") + ["\r", "\x1c", "\x85", "\u2028", "\xa0", "\u3000", "A"]
+    ),
+    max_size=60,
+)
+_MARKERS = [
+    "",  # the shipped marker
+    r"\s*-",
+    r"[ ]?\*(?=\s)",
+    r"(?:a|b)\)",
+    r"a|b",
+    r"(?i)[a-c][.)]",
+    r"\d\.",
+]
+
+
+def _reference_cuts(sp: S.SentenceSplitter, text: str) -> tuple[list[int], set[int], set[int]]:
+    """List, header and punctuation cuts as the splitter made them with ``regex`` scans only."""
+    lists = [m.start() for m in sp._list.finditer(text)]
+    headers: set[int] = set()
+    for m in sp._header_colon.finditer(text):
+        head = m.group(1)
+        if 0 < len(S._WORD.findall(head)) <= sp.rules.header_max_tokens and not S._DIGIT_END.search(
+            head
+        ):
+            if not S._NONE_AFTER_COLON.match(text, m.end()):
+                headers.add(m.end())
+    punct: set[int] = set()
+    saved = S._TERMINAL
+    S._TERMINAL = regex.compile(r"[.!?]+[\"')\]]*(?=\s)", regex.V1)
+    try:
+        sp._punct_cuts(text, punct)
+    finally:
+        S._TERMINAL = saved
+    return lists, headers, punct
+
+
+def test_line_space_is_what_regex_calls_whitespace():
+    ws = {chr(c) for c in range(0x110000) if regex.match(r"\s", chr(c), regex.V1)}
+    assert S._LINE_SPACE == ws - {"\n"}
+    assert all(S._LIST_CONTEXT.match("." + ch) for ch in S._LINE_SPACE)  # stdlib: a superset
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_SPLIT_TEXT, st.sampled_from(range(len(_MARKERS))))
+def test_splitter_scans_equal_regex_scans(text, k):
+    rules = cuelex.get_engine().splitter.rules
+    if k:
+        rules = rules.model_copy(update={"list_marker": _MARKERS[k]})
+    sp = S.SentenceSplitter(rules)
+    assert (sp._marker is None) == (k == 4)  # a top-level alternation: the full scan
+    lists, headers, punct = _reference_cuts(sp, text)
+    assert sp._list_cuts(text) == lists
+    got: set[int] = set()
+    sp._header_cuts(text, got)
+    assert got == headers
+    got = set()
+    sp._punct_cuts(text, got)
+    assert got == punct
+
+
+def test_splitter_scans_equal_regex_scans_on_demo_notes():
+    sp = cuelex.get_engine().splitter
+    with open(demo_corpus_path(), encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh]
+    for text in texts:
+        lists, headers, punct = _reference_cuts(sp, text)
+        assert sp._list_cuts(text) == lists
+        got: set[int] = set()
+        sp._header_cuts(text, got)
+        assert got == headers
+        got = set()
+        sp._punct_cuts(text, got)
+        assert got == punct
+
+
+def test_self_contained_patterns():
+    assert S._self_contained(r"(?:\d{1,2}[.)]|[a-z][.)]|[-•*▪◦·])(?=\s+\S)")
+    assert S._self_contained(r"[|]\|x")
+    assert not S._self_contained("a|b")
+    assert not S._self_contained(r"a\Kb")
+    assert not S._self_contained("(a")
+    assert not S._self_contained("[]a]")
+
+
+def test_pair_update_equals_model_copy():
+    p = cuelex.extract("Possible pneumonia.")[0]
+    for update in (
+        {"link_score": 0.5, "needs_review": True},
+        {"target_text": "pneumonia", "cui": "C0032285", "semantic_types": ("T047",)},
+    ):
+        want = p.model_copy(update=update)
+        got = _updated(p, update)
+        assert got == want
+        assert list(got.__dict__.items()) == list(want.__dict__.items())
+        assert got.model_fields_set == want.model_fields_set

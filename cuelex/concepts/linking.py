@@ -34,7 +34,7 @@ import os
 import re
 import threading
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -247,6 +247,7 @@ class Linker:
         self._nlp: Any = None
         # candidates of a window depend on its text alone: segment -> candidates at offset 0
         self._memo: dict[tuple, list[ConceptMatch]] = {}
+        self._flags: dict[tuple[int, int, int], tuple[bool, bool, bool]] = {}  # QuickUMLS token tests
 
     # -- pickling: settings only -------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -254,10 +255,12 @@ class Linker:
         for k in ("_index", "_matcher", "_nlp"):
             state[k] = None
         state["_memo"] = {}
+        state["_flags"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state.setdefault("_memo", {})
+        state.setdefault("_flags", {})
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
@@ -308,6 +311,7 @@ class Linker:
     def clear_memo(self) -> None:
         """Forget memoised window candidates and look-ups (benchmarks clear it to time cold passes)."""
         self._memo.clear()
+        self._flags.clear()
         if self._matcher is not None:
             for db in (self._matcher.ss_db, self._matcher.cuisem_db):
                 if isinstance(db, _MemoReader):
@@ -324,11 +328,12 @@ class Linker:
         return self._candidates(text, start, end, None)
 
     def _candidates(
-        self, text: str, start: int, end: int, zones: tuple[tuple[int, int, int, int], ...] | None
+        self, text: str, start: int, end: int, zones: tuple[tuple[int, int, int, int, str], ...] | None
     ) -> list[ConceptMatch]:
         """``candidates``; with ``zones`` (the window's pairs as cue start, cue end, target start,
-        target end, offsets into the window) only the QuickUMLS candidates that ``score`` can
-        accept for one of them (the others would be looked up, then never scored)."""
+        target end, offsets into the window, and direction) only the QuickUMLS candidates that can
+        decide how one of them links: ``score`` accepts them for it, and their best possible score
+        is not below a score already found for it (see ``_decisive_matches``)."""
         self._ensure_matcher()
         segment = text[start:end]
         key = (segment, zones)
@@ -340,20 +345,22 @@ class Linker:
             doc = _tagged(self._nlp, segment)
             # QuickUMLS's ``_match(doc, best_match=False, ignore_syntax=False)``, with the string
             # look-ups limited to the n-grams in the zones
-            if zones is not None and not all(0 <= x <= len(segment) for z in zones for x in z):
+            if zones is not None and not all(0 <= x <= len(segment) for z in zones for x in z[:4]):
                 zones = None  # (windows always hold their pairs; if not, look everything up)
+            abbreviations = self._abbreviations(text, start, end)
             if zones is None:
-                ngrams = self._matcher._make_ngrams(doc)
+                groups = self._matcher._get_all_matches(self._matcher._make_ngrams(doc))
+                for group in groups:
+                    for m in group:
+                        cm = self._to_match(text, start + m["start"], start + m["end"], m)
+                        if cm is not None:
+                            out.append(cm)
             else:
-                zone = tuple((ts - NEIGHBOURHOOD, te + NEIGHBOURHOOD) for _, _, ts, te in zones)
-                ngrams = _zone_ngrams(self._matcher, doc, zone, zones, segment)
-            groups = self._matcher._get_all_matches(ngrams)
-            for group in groups:
-                for m in group:
-                    cm = self._to_match(text, start + m["start"], start + m["end"], m)
-                    if cm is not None:
-                        out.append(cm)
-            out.extend(self._abbreviations(text, start, end))
+                zone = tuple((z[2] - NEIGHBOURHOOD, z[3] + NEIGHBOURHOOD) for z in zones)
+                pairs = tuple((*z[:4], Direction(z[4])) for z in zones)
+                ngrams = _zone_ngrams(self._matcher, doc, zone, self._flags)
+                out.extend(self._decisive_matches(text, start, segment, ngrams, pairs, abbreviations))
+            out.extend(abbreviations)
         # one candidate per (span, concept): the most similar
         best: dict[tuple[int, int, str], ConceptMatch] = {}
         for c in out:
@@ -384,6 +391,78 @@ class Linker:
             matched_term=str(m.get("term", "")),
             method="quickumls",
         )
+
+    def _decisive_matches(
+        self,
+        text: str,
+        start: int,
+        segment: str,
+        ngrams: list[tuple[int, int, Callable[[], str]]],
+        pairs: tuple[tuple[int, int, int, int, Direction], ...],
+        abbreviations: list[ConceptMatch],
+    ) -> list[ConceptMatch]:
+        """QuickUMLS's candidates of the n-grams of ``_zone_ngrams`` (offsets into the window
+        ``segment`` at ``start``) that can decide the link of one of ``pairs`` (same offsets),
+        in n-gram order.
+
+        An n-gram is looked up if a candidate on its span can be one for a pair (``_eligible``)
+        and, for that pair, the highest score a candidate on its span
+        could get (similarity 1, no generic-head penalty) is not below the best score already
+        found for it. A candidate on any other span can neither be a pair's best nor change its
+        ``link_score``, so ``link`` gives the same pairs. The string look-ups (most of the
+        linking time) go to the n-grams that overlap targets most first.
+        """
+        best: list[float | None] = [None] * len(pairs)
+
+        # a candidate for a pair overlaps its target or lies within NEIGHBOURHOOD of it
+        # (``_eligible``): spans outside that zone are not scored for the pair
+        def found(c: ConceptMatch) -> None:
+            cs, ce = c.start - start, c.end - start
+            for k, p in enumerate(pairs):
+                if cs > p[3] + NEIGHBOURHOOD or ce < p[2] - NEIGHBOURHOOD:
+                    continue
+                sc = _score(cs, ce, c.text, c.similarity, *p, segment)
+                if sc is not None and (best[k] is None or sc > best[k]):  # type: ignore[operator]
+                    best[k] = sc
+
+        def needed(a: int, b: int) -> bool:
+            for k, (qs, qe, ts, te, d) in enumerate(pairs):
+                if a > te + NEIGHBOURHOOD or b < ts - NEIGHBOURHOOD:
+                    continue
+                low = best[k]
+                if low is not None and _ceiling(a, b, ts, te) < low:
+                    continue  # not even with the closest cue and the right side
+                ub = _score(a, b, None, 1.0, qs, qe, ts, te, d, segment)
+                if ub is not None and (low is None or ub >= low):
+                    return True
+            return False
+
+        targets = [(ts, te, 1.0 / max(1, te - ts)) for _, _, ts, te, _ in pairs]
+
+        def promise(g: int) -> float:  # (overlap share x 3 + coverage), best over the targets
+            a, b = ngrams[g][0], ngrams[g][1]
+            top = 0.0
+            for ts, te, cover in targets:
+                inter = min(b, te) - max(a, ts)
+                if inter > 0:
+                    top = max(top, inter * (3.0 / max(1, b - a) + cover))
+            return -top
+
+        for c in abbreviations:
+            found(c)
+        order = sorted(range(len(ngrams)), key=promise)
+        kept: dict[int, list[ConceptMatch]] = {}
+        for g in order:
+            if not needed(ngrams[g][0], ngrams[g][1]):
+                continue  # no candidate on this span can decide a pair's link
+            a, b, ngram = ngrams[g]
+            for group in self._matcher._get_all_matches([(a, b, ngram())]):
+                for m in group:
+                    cm = self._to_match(text, start + m["start"], start + m["end"], m)
+                    if cm is not None:
+                        kept.setdefault(g, []).append(cm)
+                        found(cm)
+        return [cm for g in sorted(kept) for cm in kept[g]]
 
     def _abbreviations(self, text: str, start: int, end: int) -> list[ConceptMatch]:
         table = self.index.abbreviations
@@ -450,33 +529,18 @@ class Linker:
         one only within ``NEIGHBOURHOOD`` characters of it, on the same side of the cue, and (when
         ``text`` is given) with no list or clause separator ("," "or" "with" …) in between.
         """
-        cs, ce = cand.start, cand.end
-        qs, qe = pair.cue_start, pair.cue_end
-        ts, te = pair.target_start, pair.target_end
-        if not _eligible(cs, ce, qs, qe, ts, te, text):
-            return None
-        inter = max(0, min(ce, te) - max(cs, ts))
-        overlap = inter / max(1, ce - cs)
-        coverage = inter / max(1, te - ts)
-        after = cs >= qe
-        gap = cs - qe if after else qs - ce
-        proximity = math.exp(-max(0, gap) / PROXIMITY_SCALE)
-        if pair.direction is Direction.FORWARD:
-            direction = 1.0 if after else 0.0
-        elif pair.direction is Direction.BACKWARD:
-            direction = 0.0 if after else 1.0
-        else:
-            direction = 1.0
-        score = (
-            W_OVERLAP * overlap
-            + W_COVERAGE * coverage
-            + W_PROXIMITY * proximity
-            + W_DIRECTION * direction
-            + W_SIMILARITY * min(1.0, cand.similarity)
+        return _score(
+            cand.start,
+            cand.end,
+            cand.text,
+            cand.similarity,
+            pair.cue_start,
+            pair.cue_end,
+            pair.target_start,
+            pair.target_end,
+            pair.direction,
+            text,
         )
-        if cand.text.lower() in GENERIC_HEADS and coverage < GENERIC_MIN_COVERAGE:
-            score *= GENERIC_PENALTY
-        return round(score, 4)
 
     # -- linking -----------------------------------------------------------------------------------
     def link(self, text: str, pairs: Sequence[CueTargetPair]) -> list[CueTargetPair]:
@@ -500,7 +564,7 @@ class Linker:
         windows = self._windows(text, pairs)
         # A candidate scores for a pair only where ``_eligible`` says so (near the raw target,
         # off the cue): only those of each window are looked up.
-        zones: dict[tuple[int, int], set[tuple[int, int, int, int]]] = {}
+        zones: dict[tuple[int, int], set[tuple[int, int, int, int, str]]] = {}
         for w, p in zip(windows, pairs):
             zones.setdefault(w, set()).add(
                 (
@@ -508,6 +572,7 @@ class Linker:
                     p.cue_end - w[0],
                     p.target_start - w[0],
                     p.target_end - w[0],
+                    p.direction.value,
                 )
             )
         out: list[CueTargetPair] = []
@@ -556,8 +621,9 @@ class Linker:
         scored.sort(key=lambda x: (-x[0], -(x[1].end - x[1].start), x[1].start, x[1].concept_id))
         best_score, best = scored[0]
         if best_score >= self.threshold:
-            return pair.model_copy(
-                update={
+            return _updated(
+                pair,
+                {
                     "target_text": text[best.start : best.end],
                     "target_start": best.start,
                     "target_end": best.end,
@@ -568,13 +634,31 @@ class Linker:
                     "preferred_name": best.preferred_name,
                     "semantic_types": tuple(best.semantic_types),
                     "link_score": best_score,
-                }
+                },
             )
-        return pair.model_copy(update={"link_score": best_score, "needs_review": True})
+        return _updated(pair, {"link_score": best_score, "needs_review": True})
 
 
 _MEMO_MAX_ENTRIES = 8192  # memoised windows (and look-ups per reader, x8); emptied when full
 _MEMO_MAX_CHARS = 2000
+
+
+def _updated(pair: CueTargetPair, update: dict[str, Any]) -> CueTargetPair:
+    """``pair.model_copy(update=update)`` for already-valid values, without pydantic's copy
+    machinery: the same ``__dict__`` (updated in place of a copy) and set of fields."""
+    if type(pair) is not CueTargetPair or pair.__pydantic_extra__ or pair.__pydantic_private__:
+        return pair.model_copy(update=update)
+    data = pair.__dict__.copy()
+    data.update(update)
+    inst = CueTargetPair.__new__(CueTargetPair)
+    _object_setattr(inst, "__dict__", data)
+    _object_setattr(inst, "__pydantic_fields_set__", pair.__pydantic_fields_set__ | update.keys())
+    _object_setattr(inst, "__pydantic_extra__", None)
+    _object_setattr(inst, "__pydantic_private__", None)
+    return inst
+
+
+_object_setattr = object.__setattr__
 
 
 def _moved_match(c: ConceptMatch, delta: int) -> ConceptMatch:
@@ -589,6 +673,66 @@ def _moved_match(c: ConceptMatch, delta: int) -> ConceptMatch:
         similarity=c.similarity,
         matched_term=c.matched_term,
         method=c.method,
+    )
+
+
+def _score(
+    cs: int,
+    ce: int,
+    cand_text: str | None,
+    similarity: float,
+    qs: int,
+    qe: int,
+    ts: int,
+    te: int,
+    pair_direction: Direction,
+    text: str | None,
+) -> float | None:
+    """``Linker.score`` on plain values. With ``cand_text`` None the generic-head penalty is not
+    applied: with similarity 1.0 that is the highest score a candidate on [cs, ce) can get."""
+    if not _eligible(cs, ce, qs, qe, ts, te, text):
+        return None
+    inter = max(0, min(ce, te) - max(cs, ts))
+    overlap = inter / max(1, ce - cs)
+    coverage = inter / max(1, te - ts)
+    after = cs >= qe
+    gap = cs - qe if after else qs - ce
+    proximity = math.exp(-max(0, gap) / PROXIMITY_SCALE)
+    if pair_direction is Direction.FORWARD:
+        direction = 1.0 if after else 0.0
+    elif pair_direction is Direction.BACKWARD:
+        direction = 0.0 if after else 1.0
+    else:
+        direction = 1.0
+    score = (
+        W_OVERLAP * overlap
+        + W_COVERAGE * coverage
+        + W_PROXIMITY * proximity
+        + W_DIRECTION * direction
+        + W_SIMILARITY * min(1.0, similarity)
+    )
+    if (
+        cand_text is not None
+        and cand_text.lower() in GENERIC_HEADS
+        and coverage < GENERIC_MIN_COVERAGE
+    ):
+        score *= GENERIC_PENALTY
+    return round(score, 4)
+
+
+def _ceiling(cs: int, ce: int, ts: int, te: int) -> float:
+    """A cheap bound of ``_score`` for a candidate on [cs, ce) and the target [ts, te): the same
+    sum with proximity, direction and similarity at their maximum (1.0), rounded the same way."""
+    inter = max(0, min(ce, te) - max(cs, ts))
+    overlap = inter / max(1, ce - cs)
+    coverage = inter / max(1, te - ts)
+    return round(
+        W_OVERLAP * overlap
+        + W_COVERAGE * coverage
+        + W_PROXIMITY * 1.0
+        + W_DIRECTION * 1.0
+        + W_SIMILARITY * 1.0,
+        4,
     )
 
 
@@ -615,16 +759,18 @@ def _eligible(
 
 
 def _zone_ngrams(
-    matcher: Any, doc: Any, zones: tuple[tuple[int, int], ...], pairs: tuple, segment: str
-) -> list[tuple[int, int, str]]:
-    """The n-grams of QuickUMLS's ``_make_ngrams(doc)`` that touch a zone, in the same order,
-    and that can be a candidate (``_eligible``) for one of ``pairs`` (their cue and target
-    offsets into ``segment``).
+    matcher: Any,
+    doc: Any,
+    zones: tuple[tuple[int, int], ...],
+    flags: dict[tuple[int, int, int], tuple[bool, bool, bool]],
+) -> list[tuple[int, int, Callable[[], str]]]:
+    """The n-grams of QuickUMLS's ``_make_ngrams(doc)`` that touch a zone, in the same order, as
+    (start, end, a function that gives the n-gram's text: made only for those looked up).
 
-    The same loop with each token's tests done once instead of once per n-gram, and start tokens
-    whose n-grams all miss the zones skipped. (QuickUMLS's ``sent[j - 1] in invalid_mid_tokens``
-    compares a Token with ints, which spaCy never finds equal, so it never ends a span; it is left
-    out here.)
+    The same loop with each token's tests done once instead of once per n-gram (and memoised in
+    ``flags`` per lexeme, POS and lemma), and start tokens whose n-grams all miss the zones
+    skipped. (QuickUMLS's ``sent[j - 1] in invalid_mid_tokens`` compares a Token with ints, which
+    spaCy never finds equal, so it never ends a span; it is left out here.)
     """
     toks = list(doc)
     n = len(toks)
@@ -635,19 +781,31 @@ def _zone_ngrams(
     starts = [t.idx for t in toks]
     ends = [t.idx + len(t) for t in toks]
     texts = [t.text_with_ws for t in toks]
-    valid = [matcher._is_valid_token(t) for t in toks]
-    valid_start = [matcher._is_valid_start_token(t) for t in toks]
-    valid_end = [matcher._is_valid_end_token(t) for t in toks]
+    valid = []
+    valid_start = []
+    valid_end = []
+    for t in toks:  # QuickUMLS's token tests read the token's lexeme, POS and lemma only
+        key = (t.orth, t.pos, t.lemma)
+        tests = flags.get(key)
+        if tests is None:
+            if len(flags) >= 8 * _MEMO_MAX_ENTRIES:
+                flags.clear()
+            tests = flags[key] = (
+                matcher._is_valid_token(t),
+                matcher._is_valid_start_token(t),
+                matcher._is_valid_end_token(t),
+            )
+        valid.append(tests[0])
+        valid_start.append(tests[1])
+        valid_end.append(tests[2])
     skip = {t.i for t in toks if t.pos_ == "DET"}
     top = max(hi for _, hi in zones)
     bottom = min(lo for lo, _ in zones)
 
-    def touches(a: int, b: int) -> bool:
-        return any(a <= hi and b >= lo for lo, hi in zones) and any(
-            _eligible(a, b, *p, segment) for p in pairs
-        )
+    def joined(i: int, j: int) -> Callable[[], str]:
+        return lambda: "".join(texts[k] for k in range(i, j) if k not in skip).strip()
 
-    out = []
+    out: list[tuple[int, int, Callable[[], str]]] = []
     for i in range(n):
         if not valid[i]:
             continue
@@ -657,18 +815,20 @@ def _zone_ngrams(
         if ends[last - 1] < bottom:
             continue  # every n-gram from here ends before every zone
         compensate = not valid_start[i]
-        if i + 1 == n and valid_end[i] and len(toks[i]) >= min_len and touches(starts[i], ends[i]):
-            out.append((starts[i], ends[i], toks[i].text))
+        a = starts[i]
+        if i + 1 == n and valid_end[i] and len(toks[i]) >= min_len:
+            if any(a <= hi and ends[i] >= lo for lo, hi in zones):
+                out.append((a, ends[i], lambda word=toks[i].text: word))
         for j in range(i + 1, last + 1):
             if compensate:
                 compensate = False
                 continue
             if not valid_end[j - 1]:
                 continue
-            a, b = starts[i], ends[j - 1]
-            if b - a < min_len or not touches(a, b):
+            b = ends[j - 1]
+            if b - a < min_len or not any(a <= hi and b >= lo for lo, hi in zones):
                 continue
-            out.append((a, b, "".join(texts[k] for k in range(i, j) if k not in skip).strip()))
+            out.append((a, b, joined(i, j)))
     return out
 
 

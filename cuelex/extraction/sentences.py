@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import re
 from functools import lru_cache
 
 import regex
 
 from ..schema import SentenceRules
 
-_TERMINAL = regex.compile(r"[.!?]+[\"')\]]*(?=\s)", regex.V1)
 _NEWLINES = regex.compile(r"\n", regex.V1)
 _WORD = regex.compile(r"\w+", regex.V1)
 _DIGIT_END = regex.compile(r"\d\s*$")  # compiled once (regex.search(str) pays a cache lookup per call)
@@ -22,6 +22,21 @@ _NONE_AFTER_COLON = regex.compile(r"\s*(?:none|negative|absent|nil)\b", regex.V1
 MAX_SENTENCE_CHARS = 1000
 _CLAUSE_CUT = regex.compile(r"(?r)[,;:][\"')\]]*\s", regex.V1)
 _SPACE_CUT = regex.compile(r"(?r)\s", regex.V1)
+
+# What ``regex`` calls whitespace (\s, the Unicode White_Space property), less the newline; the
+# stdlib's \s is a superset (it adds U+001C..U+001F), so _LIST_CONTEXT finds every place where a
+# list item may start (a line start, or a space after ``.;:!?``), and each is checked against
+# _LINE_SPACE (a test compares the sets).
+_LINE_SPACE = frozenset(
+    "\t\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_LIST_CONTEXT = re.compile(r"[.;:!?](?=[^\S\n])|\n")  # a list context begins at its end
+_SPACE_CLASS = "".join(sorted(_LINE_SPACE | {"\n"})).encode("unicode_escape").decode("ascii")
+# sentence-final punctuation before what ``regex`` calls whitespace (plain character classes:
+# the stdlib engine finds the same matches, faster)
+_TERMINAL = re.compile(r"[.!?]+[\"')\]]*(?=[" + _SPACE_CLASS + "])")
+_LINE = re.compile(r"\n")
 
 
 class SentenceSplitter:
@@ -37,6 +52,13 @@ class SentenceSplitter:
         self._list = regex.compile(
             r"(?:^[^\S\n]*|(?<=[.;:!?][^\S\n]+))\K" + rules.list_marker, regex.V1 | regex.M
         )
+        # the marker alone, tried only where ``_list``'s context holds (see ``_list_cuts``); None
+        # when the marker is not one self-contained pattern (then ``_list`` scans the text)
+        self._marker = (
+            regex.compile(rules.list_marker, regex.V1 | regex.M)
+            if _self_contained(rules.list_marker)
+            else None
+        )
         self._header_colon = regex.compile(r"^[^\S\n]*([^:\n]{1,80}?):(?=\s|$)", regex.V1 | regex.M)
 
     def __reduce__(self):  # picklable: rebuild from the rules
@@ -50,8 +72,7 @@ class SentenceSplitter:
         self._line_cuts(text, cuts)
         self._punct_cuts(text, cuts)
         self._header_cuts(text, cuts)
-        for m in self._list.finditer(text):
-            cuts.add(m.start())
+        cuts.update(self._list_cuts(text))
         cuts.discard(0)
         bounds = [0, *sorted(c for c in cuts if 0 < c < len(text)), len(text)]
         spans = []
@@ -65,6 +86,46 @@ class SentenceSplitter:
             elif a < b:
                 spans.append((a, b))
         return spans
+
+    def _list_cuts(self, text: str) -> list[int]:
+        """Where list items start: ``[m.start() for m in self._list.finditer(text)]``.
+
+        ``_list`` tries every position of the text (its look-behind makes ``regex`` slow here);
+        this tries the marker only where the context can hold (a line start, or the spaces after
+        ``.;:!?``), in the order ``finditer`` would: at a line start the longest run of spaces
+        first (a greedy ``[^\\S\\n]*``), after punctuation each later position in turn.
+        """
+        marker = self._marker
+        if marker is None:
+            return [m.start() for m in self._list.finditer(text)]
+        out = []
+        end = 0  # where the last marker match ended: finditer goes on from there
+        n = len(text)
+        for x in itertools.chain((0,), (m.end() for m in _LIST_CONTEXT.finditer(text))):
+            run = x
+            while run < n and text[run] in _LINE_SPACE:
+                run += 1
+            if x == 0 or text[x - 1] == "\n":  # ^[^\S\n]*: from the longest run of spaces down
+                for q in range(run, x - 1, -1) if x >= end else ():
+                    m = marker.match(text, q)
+                    if m is not None:
+                        if m.end() == q:  # an empty marker match: finditer's own rules apply
+                            return [m.start() for m in self._list.finditer(text)]
+                        out.append(q)
+                        end = m.end()
+                        break
+                continue
+            q = max(x + 1, end)  # (?<=[.;:!?][^\S\n]+): each position after a space, in turn
+            while q <= run:
+                m = marker.match(text, q)
+                if m is None:
+                    q += 1
+                    continue
+                if m.end() == q:
+                    return [m.start() for m in self._list.finditer(text)]
+                out.append(q)
+                q = end = m.end()
+        return out
 
     def _line_cuts(self, text: str, cuts: set[int]) -> None:
         lines = text.split("\n")
@@ -148,13 +209,51 @@ class SentenceSplitter:
         return j == 0 or text[j - 1] in "\n.:;!?"
 
     def _header_cuts(self, text: str, cuts: set[int]) -> None:
-        for m in self._header_colon.finditer(text):
+        header = self._header_colon  # anchored at a line start: tried at each line start only
+        for x in itertools.chain((0,), (m.end() for m in _LINE.finditer(text))):
+            m = header.match(text, x)
+            if m is None:
+                continue
             head = m.group(1)
             words = _WORD.findall(head)
             if 0 < len(words) <= self.rules.header_max_tokens and not _DIGIT_END.search(head):
                 if _NONE_AFTER_COLON.match(text, m.end()):
                     continue  # "Pericardial effusion: None." is one statement
                 cuts.add(m.end())
+
+
+def _self_contained(pattern: str) -> bool:
+    """Is ``pattern`` one alternative at its top level, without ``\\K`` (so that matching it
+    alone at a position is matching it after the list context)? Unsure answers are False."""
+    depth = 0
+    in_set = 0
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            if pattern[i + 1 : i + 2] == "K":
+                return False
+            i += 2
+            continue
+        if in_set:
+            if ch == "[":
+                in_set += 1
+            elif ch == "]" and pattern[i - 1] not in "[^":
+                in_set -= 1
+        elif ch == "[":
+            in_set = 1
+            if pattern[i + 1 : i + 2] == "]" or pattern[i + 1 : i + 3] == "^]":
+                return False  # a literal "]" first in a set: not worth reading here
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+        elif ch == "|" and depth == 0:
+            return False
+        i += 1
+    return depth == 0 and not in_set
 
 
 def _windows(text: str, a: int, b: int) -> list[tuple[int, int]]:
