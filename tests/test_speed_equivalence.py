@@ -417,6 +417,11 @@ def test_splitter_scans_equal_regex_scans(text, k):
         rules = rules.model_copy(update={"list_marker": _MARKERS[k]})
     sp = S.SentenceSplitter(rules)
     assert (sp._marker is None) == (k == 4)  # a top-level alternation: the full scan
+    _assert_scans_equal(sp, text)
+
+
+def _assert_scans_equal(sp: S.SentenceSplitter, text: str) -> None:
+    """The splitter's list, header and punctuation cuts equal the plain regex scans'."""
     lists, headers, punct = _reference_cuts(sp, text)
     assert sp._list_cuts(text) == lists
     got: set[int] = set()
@@ -432,14 +437,7 @@ def test_splitter_scans_equal_regex_scans_on_demo_notes():
     with open(demo_corpus_path(), encoding="utf-8") as fh:
         texts = [json.loads(line)["text"] for line in fh]
     for text in texts:
-        lists, headers, punct = _reference_cuts(sp, text)
-        assert sp._list_cuts(text) == lists
-        got: set[int] = set()
-        sp._header_cuts(text, got)
-        assert got == headers
-        got = set()
-        sp._punct_cuts(text, got)
-        assert got == punct
+        _assert_scans_equal(sp, text)
 
 
 def test_self_contained_patterns():
