@@ -202,7 +202,6 @@ PROBES: dict[str, list[tuple[str, str]]] = {
     ],
     "pulmonary embolism": [("blood clot in the lungs", "There is no blood clot in your lungs."), ("clot in the lung", "The scan showed no clot in the lung.")],
     "pulmonary density": [("dense spot", "There may be a dense spot in the lung.")],
-    "pulmonary finding": [],
     "infection": [("infection", "There are no signs of infection.")],
     "weight loss": [("lost weight", "You have lost weight."), ("losing weight", "You have been losing weight.")],
     "hypertension": [("high blood pressure", "You probably have high blood pressure.")],
@@ -220,6 +219,8 @@ HELD_BACK = frozenset(
         "been sick",  # ill in general, or vomiting
         "tendon damage",  # a weak paraphrase of tendinopathy, never for a target naming its own site
         "tendon problem",  # the same
+        "small growth",  # a mass as much as a nodule: a weak paraphrase only
+        "wear of the tendons",  # wear and tear of any part of a joint
         "swelling",  # edema's lay word; never pulmonary edema's
         "puffiness",  # the same
     }
