@@ -205,6 +205,19 @@ PROBES: dict[str, list[tuple[str, str]]] = {
     "infection": [("infection", "There are no signs of infection.")],
     "weight loss": [("lost weight", "You have lost weight."), ("losing weight", "You have been losing weight.")],
     "hypertension": [("high blood pressure", "You probably have high blood pressure.")],
+    "tingling": [("pins and needles", "You have had pins and needles in your fingers.")],
+    "melena": [("black stools", "You noticed black stools."), ("tarry stools", "You have had dark, tarry stools.")],
+    "dysphagia": [("trouble swallowing", "You have trouble swallowing.")],
+    "dysuria": [
+        ("pain when urinating", "You have had pain when urinating."),
+        ("burning with urination", "You have had no burning with urination."),
+    ],
+    "palpitations": [("fluttering in the chest", "You sometimes feel a fluttering in your chest."), ("pounding heartbeat", "You noticed a pounding heartbeat.")],
+    "fatigue": [("tired", "You have been feeling tired.")],
+    "cellulitis": [("skin infection", "You may have a skin infection.")],
+    "joint effusion": [("fluid in the joint", "There is some fluid in the joint.")],
+    "carotid bruits": [("whooshing sound in the neck", "The doctor heard no whooshing sound in your neck.")],
+    "gallops": [("extra heart sound", "We heard no extra heart sounds.")],
 }
 
 
@@ -216,6 +229,7 @@ HELD_BACK = frozenset(
         "water in the lungs",  # said of pleural effusion as well as of pulmonary edema
         "temperature",  # "your temperature was normal" is no fever
         "extra sound",  # a gallop or a rub as much as a murmur
+        "extra heart sound",  # a murmur or a rub as much as a gallop
         "been sick",  # ill in general, or vomiting
         "tendon damage",  # a weak paraphrase of tendinopathy, never for a target naming its own site
         "tendon problem",  # the same
