@@ -138,6 +138,14 @@ def test_word_variants_leave_capital_abbreviations_to_the_abbreviation_tier():
         ("No L4 fracture.", "An L5 fracture is seen."),
         ("Possible pulmonary nodule.", "Your heart is enlarged."),
         ("No pneumothorax.", "There is a partly collapsed lung."),
+        # lay terms found by coverage (benchmark/lay_coverage.py): each names its own finding only
+        ("No pleural effusion.", "There is no fluid around your heart."),
+        ("No deep vein thrombosis.", "There is no blood clot in your lungs."),
+        ("Possible rotator cuff tendinopathy.", "You may have a torn rotator cuff."),
+        ("Denies hematochezia.", "You have not had any blood in your urine."),
+        ("No fever.", "Your temperature was normal."),
+        ("No murmurs.", "We heard no crackling sound in your lungs."),
+        ("No pulmonary edema.", "There is no swelling in your legs."),
     ],
 )
 def test_lay_alignment_does_not_invent_retention(source, output):
