@@ -659,6 +659,7 @@ class _Tok:
     start: int
     end: int
     low: str
+    punct: bool = False  # not a word: the first character is neither alphanumeric nor "_"
 
 
 @dataclass
@@ -716,7 +717,10 @@ class _WordList:
         stop = len(toks) if stop is None else stop
         if i >= stop:
             return 0
-        for phrase in self._phrases.get(toks[i].low, ()):
+        phrases = self._phrases.get(toks[i].low)
+        if phrases is None:
+            return 0
+        for phrase in phrases:
             n = len(phrase)
             if i + n <= stop and all(toks[i + k].low == phrase[k] for k in range(n)):
                 return n
@@ -798,6 +802,7 @@ class Engine:
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
         self._non_targets = frozenset(w.lower() for w in t.non_targets)
+        self._modifier_memo: dict[str, bool] = {}  # target text -> _modifier_only (bounded)
 
     def __reduce__(self):  # rebuild from the (picklable) resources in the other process
         return (_rebuild_engine, (self.resources, self.memo))
@@ -876,15 +881,18 @@ class Engine:
         """Forget the memoised sentence results (benchmarks clear it to time cold passes)."""
         self._memo.clear()
         self._doc_memo.clear()
+        self._modifier_memo.clear()
 
     # ------------------------------------------------------------------ per sentence
 
     def _analyze_sentence(
         self, text: str, s: int, e: int, matches: list[_Match]
     ) -> _SentenceAnalysis:
-        toks = [
-            _Tok(s + m.start(), s + m.end(), m.group().lower()) for m in _TOKEN.finditer(text[s:e])
-        ]
+        toks = []
+        for m in _TOKEN.finditer(text, s, e):  # no look-behind: the same tokens as text[s:e]
+            low = m.group().lower()
+            c = low[0]
+            toks.append(_Tok(*m.span(), low, not (c.isalnum() or c == "_")))
         tstarts = [t.start for t in toks]
         tends = [t.end for t in toks]
         cues: list[_CueHit] = []
@@ -996,8 +1004,9 @@ class Engine:
 
     # ------------------------------------------------------------------ targets
 
-    def _is_punct(self, tok: _Tok) -> bool:
-        return not (tok.low[0].isalnum() or tok.low[0] == "_")
+    @staticmethod
+    def _is_punct(tok: _Tok) -> bool:
+        return tok.punct
 
     def _clause_start(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """Does toks[i:j] start or contain a new clause (subject pronoun first, or a clause verb)?"""
@@ -1110,7 +1119,7 @@ class Engine:
             break
         if k <= i:
             return None
-        words = [t.low for t in toks[i:k] if not self._is_punct(t)]
+        words = [t.low for t in toks[i:k] if not t.punct]
         changing = words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)
         if not changing and (not words or all(w in self._non_targets or w.isdigit() for w in words)):
             return None  # "informative", "follow-up": no clinical target
@@ -1149,7 +1158,7 @@ class Engine:
                 k -= 1
             if k <= i:
                 return None
-            words = [t.low for t in toks[i:k] if not self._is_punct(t)]
+            words = [t.low for t in toks[i:k] if not t.punct]
             if not words or all(w in self._non_targets for w in words):
                 return None
         if toks[i].low in self._verbs:
@@ -1705,7 +1714,15 @@ class Engine:
         return pairs
 
     def _modifier_only(self, target: str) -> bool:
-        """Is the target made only of qualifier words ("moderate", "left upper")?"""
+        """Is the target made only of qualifier words ("moderate", "left upper")? (memoised)"""
+        found = self._modifier_memo.get(target)
+        if found is None:
+            if len(self._modifier_memo) >= _MEMO_MAX_ENTRIES:
+                self._modifier_memo.clear()
+            found = self._modifier_memo[target] = self._modifier_only_uncached(target)
+        return found
+
+    def _modifier_only_uncached(self, target: str) -> bool:
         words = [m.group().lower() for m in _TOKEN.finditer(target) if m.group()[0].isalnum()]
         return bool(words) and all(w in self._modifier_words for w in words)
 
