@@ -501,6 +501,7 @@ class _Construct:
         fields = cls.__pydantic_fields__  # type: ignore[attr-defined]
         self.order = tuple(fields)
         self.defaults = {n: f.default for n, f in fields.items() if not f.is_required()}
+        self._plans: dict[tuple[str, ...], tuple[dict, frozenset[str]] | None] = {}
         self.simple = (
             all(
                 f.alias is None
@@ -515,19 +516,39 @@ class _Construct:
             and cls.model_config.get("extra") != "allow"  # type: ignore[attr-defined]
         )
 
+    def _plan(self, names: tuple[str, ...]) -> tuple[dict, frozenset[str]] | None:
+        """For keyword names that are all fields: the ``__dict__`` template (every field given or
+        defaulted, in declaration order, defaults filled in) and the set of fields given."""
+        if not set(names) <= set(self.order):
+            return None
+        template = {
+            n: self.defaults.get(n) for n in self.order if n in names or n in self.defaults
+        }
+        return template, frozenset(names)
+
     def __call__(self, **values: object) -> object:
         if not self.simple:
             return self.cls.model_construct(**values)  # type: ignore[attr-defined]
-        defaults = self.defaults
-        data = {}
-        for name in self.order:
-            if name in values:
-                data[name] = values[name]
-            elif name in defaults:
-                data[name] = defaults[name]
+        names = tuple(values)
+        plan = self._plans.get(names, False)
+        if plan is False:
+            plan = self._plans[names] = self._plan(names) if len(self._plans) < 64 else None
+        if plan is not None:  # the template's order; the given values over its placeholders
+            data = plan[0].copy()
+            data.update(values)
+            given = set(plan[1])
+        else:
+            defaults = self.defaults
+            data = {}
+            for name in self.order:
+                if name in values:
+                    data[name] = values[name]
+                elif name in defaults:
+                    data[name] = defaults[name]
+            given = {n for n in values if n in data}
         inst = self.cls.__new__(self.cls)
         _object_setattr(inst, "__dict__", data)
-        _object_setattr(inst, "__pydantic_fields_set__", {n for n in values if n in data})
+        _object_setattr(inst, "__pydantic_fields_set__", given)
         _object_setattr(inst, "__pydantic_extra__", None)
         _object_setattr(inst, "__pydantic_private__", None)
         return inst
@@ -698,10 +719,16 @@ class _SentenceAnalysis:
     alt_groups: list[_AltGroup]
 
 
-class _WordList:
-    """A list of words and multi-word phrases, matched as token runs (longest first)."""
+class _WordList(frozenset):
+    """A list of words and multi-word phrases, matched as token runs (longest first).
 
-    def __init__(self, items: Iterable[str]):
+    As a set it holds the one-token items, so that ``word in wordlist`` is a plain set look-up.
+    """
+
+    _phrases: dict[str, list[tuple[str, ...]]]
+
+    def __new__(cls, items: Iterable[str]) -> _WordList:
+        items = tuple(items)
         phrases: dict[str, list[tuple[str, ...]]] = {}
         for item in items:
             toks = tuple(t.lower() for t in _TOKEN.findall(str(item)))
@@ -709,8 +736,13 @@ class _WordList:
                 phrases.setdefault(toks[0], []).append(toks)
         for key in phrases:
             phrases[key].sort(key=len, reverse=True)
+        self = super().__new__(cls, (k for k, v in phrases.items() if any(len(p) == 1 for p in v)))
         self._phrases = phrases
-        self._words = frozenset(k for k, v in phrases.items() if any(len(p) == 1 for p in v))
+        self._items = items
+        return self
+
+    def __reduce__(self):  # type: ignore[override]
+        return (_WordList, (self._items,))
 
     def match_at(self, toks: Sequence[_Tok], i: int, stop: int | None = None) -> int:
         """Length in tokens of the longest item starting at ``toks[i]`` (0 if none)."""
@@ -736,8 +768,6 @@ class _WordList:
                     best = n
         return best
 
-    def __contains__(self, word: str) -> bool:
-        return word in self._words  # the one-token items
 
 
 class Engine:
@@ -1494,6 +1524,8 @@ class Engine:
         s: int,
         e: int,
     ) -> list[_AltGroup]:
+        if not markers:
+            return []
         groups = []
         tstarts = [t.start for t in toks]
         tends = [t.end for t in toks]
