@@ -501,6 +501,7 @@ class _Construct:
         fields = cls.__pydantic_fields__  # type: ignore[attr-defined]
         self.order = tuple(fields)
         self.defaults = {n: f.default for n, f in fields.items() if not f.is_required()}
+        self._plans: dict[tuple[str, ...], tuple[dict, frozenset[str]] | None] = {}
         self.simple = (
             all(
                 f.alias is None
@@ -515,19 +516,39 @@ class _Construct:
             and cls.model_config.get("extra") != "allow"  # type: ignore[attr-defined]
         )
 
+    def _plan(self, names: tuple[str, ...]) -> tuple[dict, frozenset[str]] | None:
+        """For keyword names that are all fields: the ``__dict__`` template (every field given or
+        defaulted, in declaration order, defaults filled in) and the set of fields given."""
+        if not set(names) <= set(self.order):
+            return None
+        template = {
+            n: self.defaults.get(n) for n in self.order if n in names or n in self.defaults
+        }
+        return template, frozenset(names)
+
     def __call__(self, **values: object) -> object:
         if not self.simple:
             return self.cls.model_construct(**values)  # type: ignore[attr-defined]
-        defaults = self.defaults
-        data = {}
-        for name in self.order:
-            if name in values:
-                data[name] = values[name]
-            elif name in defaults:
-                data[name] = defaults[name]
+        names = tuple(values)
+        plan = self._plans.get(names, False)
+        if plan is False:
+            plan = self._plans[names] = self._plan(names) if len(self._plans) < 64 else None
+        if plan is not None:  # the template's order; the given values over its placeholders
+            data = plan[0].copy()
+            data.update(values)
+            given = set(plan[1])
+        else:
+            defaults = self.defaults
+            data = {}
+            for name in self.order:
+                if name in values:
+                    data[name] = values[name]
+                elif name in defaults:
+                    data[name] = defaults[name]
+            given = {n for n in values if n in data}
         inst = self.cls.__new__(self.cls)
         _object_setattr(inst, "__dict__", data)
-        _object_setattr(inst, "__pydantic_fields_set__", {n for n in values if n in data})
+        _object_setattr(inst, "__pydantic_fields_set__", given)
         _object_setattr(inst, "__pydantic_extra__", None)
         _object_setattr(inst, "__pydantic_private__", None)
         return inst
@@ -659,6 +680,7 @@ class _Tok:
     start: int
     end: int
     low: str
+    punct: bool = False  # not a word: the first character is neither alphanumeric nor "_"
 
 
 @dataclass
@@ -697,10 +719,16 @@ class _SentenceAnalysis:
     alt_groups: list[_AltGroup]
 
 
-class _WordList:
-    """A list of words and multi-word phrases, matched as token runs (longest first)."""
+class _WordList(frozenset):
+    """A list of words and multi-word phrases, matched as token runs (longest first).
 
-    def __init__(self, items: Iterable[str]):
+    As a set it holds the one-token items, so that ``word in wordlist`` is a plain set look-up.
+    """
+
+    _phrases: dict[str, list[tuple[str, ...]]]
+
+    def __new__(cls, items: Iterable[str]) -> _WordList:
+        items = tuple(items)
         phrases: dict[str, list[tuple[str, ...]]] = {}
         for item in items:
             toks = tuple(t.lower() for t in _TOKEN.findall(str(item)))
@@ -708,15 +736,23 @@ class _WordList:
                 phrases.setdefault(toks[0], []).append(toks)
         for key in phrases:
             phrases[key].sort(key=len, reverse=True)
+        self = super().__new__(cls, (k for k, v in phrases.items() if any(len(p) == 1 for p in v)))
         self._phrases = phrases
-        self._words = frozenset(k for k, v in phrases.items() if any(len(p) == 1 for p in v))
+        self._items = items
+        return self
+
+    def __reduce__(self):  # type: ignore[override]
+        return (_WordList, (self._items,))
 
     def match_at(self, toks: Sequence[_Tok], i: int, stop: int | None = None) -> int:
         """Length in tokens of the longest item starting at ``toks[i]`` (0 if none)."""
         stop = len(toks) if stop is None else stop
         if i >= stop:
             return 0
-        for phrase in self._phrases.get(toks[i].low, ()):
+        phrases = self._phrases.get(toks[i].low)
+        if phrases is None:
+            return 0
+        for phrase in phrases:
             n = len(phrase)
             if i + n <= stop and all(toks[i + k].low == phrase[k] for k in range(n)):
                 return n
@@ -732,8 +768,6 @@ class _WordList:
                     best = n
         return best
 
-    def __contains__(self, word: str) -> bool:
-        return word in self._words  # the one-token items
 
 
 class Engine:
@@ -798,6 +832,7 @@ class Engine:
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
         self._non_targets = frozenset(w.lower() for w in t.non_targets)
+        self._modifier_memo: dict[str, bool] = {}  # target text -> _modifier_only (bounded)
 
     def __reduce__(self):  # rebuild from the (picklable) resources in the other process
         return (_rebuild_engine, (self.resources, self.memo))
@@ -876,15 +911,18 @@ class Engine:
         """Forget the memoised sentence results (benchmarks clear it to time cold passes)."""
         self._memo.clear()
         self._doc_memo.clear()
+        self._modifier_memo.clear()
 
     # ------------------------------------------------------------------ per sentence
 
     def _analyze_sentence(
         self, text: str, s: int, e: int, matches: list[_Match]
     ) -> _SentenceAnalysis:
-        toks = [
-            _Tok(s + m.start(), s + m.end(), m.group().lower()) for m in _TOKEN.finditer(text[s:e])
-        ]
+        toks = []
+        for m in _TOKEN.finditer(text, s, e):  # no look-behind: the same tokens as text[s:e]
+            low = m.group().lower()
+            c = low[0]
+            toks.append(_Tok(*m.span(), low, not (c.isalnum() or c == "_")))
         tstarts = [t.start for t in toks]
         tends = [t.end for t in toks]
         cues: list[_CueHit] = []
@@ -996,8 +1034,9 @@ class Engine:
 
     # ------------------------------------------------------------------ targets
 
-    def _is_punct(self, tok: _Tok) -> bool:
-        return not (tok.low[0].isalnum() or tok.low[0] == "_")
+    @staticmethod
+    def _is_punct(tok: _Tok) -> bool:
+        return tok.punct
 
     def _clause_start(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """Does toks[i:j] start or contain a new clause (subject pronoun first, or a clause verb)?"""
@@ -1110,7 +1149,7 @@ class Engine:
             break
         if k <= i:
             return None
-        words = [t.low for t in toks[i:k] if not self._is_punct(t)]
+        words = [t.low for t in toks[i:k] if not t.punct]
         changing = words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)
         if not changing and (not words or all(w in self._non_targets or w.isdigit() for w in words)):
             return None  # "informative", "follow-up": no clinical target
@@ -1149,7 +1188,7 @@ class Engine:
                 k -= 1
             if k <= i:
                 return None
-            words = [t.low for t in toks[i:k] if not self._is_punct(t)]
+            words = [t.low for t in toks[i:k] if not t.punct]
             if not words or all(w in self._non_targets for w in words):
                 return None
         if toks[i].low in self._verbs:
@@ -1485,6 +1524,8 @@ class Engine:
         s: int,
         e: int,
     ) -> list[_AltGroup]:
+        if not markers:
+            return []
         groups = []
         tstarts = [t.start for t in toks]
         tends = [t.end for t in toks]
@@ -1705,7 +1746,15 @@ class Engine:
         return pairs
 
     def _modifier_only(self, target: str) -> bool:
-        """Is the target made only of qualifier words ("moderate", "left upper")?"""
+        """Is the target made only of qualifier words ("moderate", "left upper")? (memoised)"""
+        found = self._modifier_memo.get(target)
+        if found is None:
+            if len(self._modifier_memo) >= _MEMO_MAX_ENTRIES:
+                self._modifier_memo.clear()
+            found = self._modifier_memo[target] = self._modifier_only_uncached(target)
+        return found
+
+    def _modifier_only_uncached(self, target: str) -> bool:
         words = [m.group().lower() for m in _TOKEN.finditer(target) if m.group()[0].isalnum()]
         return bool(words) and all(w in self._modifier_words for w in words)
 
