@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import pickle
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cuelex
+from cuelex._memo import BoundedMemo
 from cuelex.cli import demo_corpus_path
 from cuelex.concepts.linking import Linker, _MemoReader, _tagged, _updated
 from cuelex.extensions import PAIRS_KEY, encode
@@ -349,6 +351,14 @@ def test_tagged_pos_equals_attribute_ruler(linker):
         ruled = linker._nlp(text)
         tagged = _tagged(linker._nlp, text)
         assert [(t.text, t.pos_) for t in ruled] == [(t.text, t.pos_) for t in tagged]
+
+
+def test_bounded_memo_empties_when_full_and_pickles():
+    memo = BoundedMemo(2)
+    assert memo.put("a", 1) == 1 and memo.put("b", 2) == 2
+    assert memo.put("c", 3) == 3 and memo == {"c": 3}
+    again = pickle.loads(pickle.dumps(memo))
+    assert again == memo and again.max_entries == 2 and isinstance(again, BoundedMemo)
 
 
 def test_memo_stays_bounded(monkeypatch):

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .._memo import BoundedMemo
 from ..errors import CuelexError
 from ..records import CueTargetPair, Direction
 from .index import IndexData, load_index, resolve_vocabulary
@@ -246,21 +247,24 @@ class Linker:
         self._matcher: Any = None
         self._nlp: Any = None
         # candidates of a window depend on its text alone: segment -> candidates at offset 0
-        self._memo: dict[tuple, list[ConceptMatch]] = {}
-        self._flags: dict[tuple[int, int, int], tuple[bool, bool, bool]] = {}  # QuickUMLS token tests
+        self._memo: BoundedMemo[tuple, list[ConceptMatch]] = BoundedMemo(_MEMO_MAX_ENTRIES)
+        # QuickUMLS token tests per (lexeme, POS, lemma)
+        self._flags: BoundedMemo[tuple[int, int, int], tuple[bool, bool, bool]] = BoundedMemo(
+            8 * _MEMO_MAX_ENTRIES
+        )
 
     # -- pickling: settings only -------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         for k in ("_index", "_matcher", "_nlp"):
             state[k] = None
-        state["_memo"] = {}
-        state["_flags"] = {}
+        state["_memo"] = BoundedMemo(_MEMO_MAX_ENTRIES)
+        state["_flags"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        state.setdefault("_memo", {})
-        state.setdefault("_flags", {})
+        state.setdefault("_memo", BoundedMemo(_MEMO_MAX_ENTRIES))
+        state.setdefault("_flags", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
@@ -369,9 +373,7 @@ class Linker:
                 best[k] = c
         result = sorted(best.values(), key=lambda c: (c.start, -(c.end - c.start), c.concept_id))
         if len(segment) <= _MEMO_MAX_CHARS:
-            if len(self._memo) >= _MEMO_MAX_ENTRIES:
-                self._memo.clear()
-            self._memo[key] = [_moved_match(c, -start) for c in result]
+            self._memo.put(key, [_moved_match(c, -start) for c in result])
         return result
 
     def _to_match(self, text: str, s: int, e: int, m: dict[str, Any]) -> ConceptMatch | None:
@@ -762,7 +764,7 @@ def _zone_ngrams(
     matcher: Any,
     doc: Any,
     zones: tuple[tuple[int, int], ...],
-    flags: dict[tuple[int, int, int], tuple[bool, bool, bool]],
+    flags: BoundedMemo[tuple[int, int, int], tuple[bool, bool, bool]],
 ) -> list[tuple[int, int, Callable[[], str]]]:
     """The n-grams of QuickUMLS's ``_make_ngrams(doc)`` that touch a zone, in the same order, as
     (start, end, a function that gives the n-gram's text: made only for those looked up).
@@ -788,12 +790,13 @@ def _zone_ngrams(
         key = (t.orth, t.pos, t.lemma)
         tests = flags.get(key)
         if tests is None:
-            if len(flags) >= 8 * _MEMO_MAX_ENTRIES:
-                flags.clear()
-            tests = flags[key] = (
-                matcher._is_valid_token(t),
-                matcher._is_valid_start_token(t),
-                matcher._is_valid_end_token(t),
+            tests = flags.put(
+                key,
+                (
+                    matcher._is_valid_token(t),
+                    matcher._is_valid_start_token(t),
+                    matcher._is_valid_end_token(t),
+                ),
             )
         valid.append(tests[0])
         valid_start.append(tests[1])
@@ -837,14 +840,12 @@ class _MemoReader:
 
     def __init__(self, reader: Any) -> None:
         self.reader = reader
-        self.memo: dict[str, Any] = {}
+        self.memo: BoundedMemo[str, Any] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
 
     def get(self, key: str) -> Any:
         found = self.memo.get(key)
         if found is None:
-            if len(self.memo) >= 8 * _MEMO_MAX_ENTRIES:
-                self.memo.clear()
-            found = self.memo[key] = tuple(self.reader.get(key))
+            found = self.memo.put(key, tuple(self.reader.get(key)))
         return found
 
     def __getattr__(self, name: str) -> Any:

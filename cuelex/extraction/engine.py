@@ -25,6 +25,7 @@ except ImportError:  # Python 3.10
     import sre_constants as _sre_constants  # type: ignore[no-redef]
     import sre_parse as _sre_parser  # type: ignore[no-redef]
 
+from .._memo import BoundedMemo
 from ..levels import DEFAULT_STRENGTH, Level, weaker
 from ..records import Assessment, Cue, CueTargetPair, Direction
 from ..resources import Resources, default_resources
@@ -810,8 +811,9 @@ class Engine:
             for rule in res.context
         ]
         # per-sentence memo of extract(): (sentence, left context, matches) -> pairs at offset 0
-        self._memo: dict[tuple, list[CueTargetPair]] = {}
-        self._doc_memo: dict[tuple, list[CueTargetPair]] = {}  # whole texts, pairs without doc_id
+        self._memo: BoundedMemo[tuple, list[CueTargetPair]] = BoundedMemo(_MEMO_MAX_ENTRIES)
+        # whole texts, pairs without doc_id
+        self._doc_memo: BoundedMemo[tuple, list[CueTargetPair]] = BoundedMemo(_MEMO_MAX_DOCS)
         self._left_reach = _context_reach([r.preceded_by for r in res.context if r.preceded_by])
         if not _new_pair.simple or not memo:
             self._left_reach = None  # records are relocated by rebuilding their __dict__
@@ -832,7 +834,8 @@ class Engine:
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
         self._non_targets = frozenset(w.lower() for w in t.non_targets)
-        self._modifier_memo: dict[str, bool] = {}  # target text -> _modifier_only (bounded)
+        # target text -> _modifier_only
+        self._modifier_memo: BoundedMemo[str, bool] = BoundedMemo(_MEMO_MAX_ENTRIES)
 
     def __reduce__(self):  # rebuild from the (picklable) resources in the other process
         return (_rebuild_engine, (self.resources, self.memo))
@@ -1734,24 +1737,20 @@ class Engine:
                     )
                 )
             if key is not None:
-                if len(memo) >= _MEMO_MAX_ENTRIES:
-                    memo.clear()
-                memo[key] = [_moved(p, -s, None) for p in pairs[first:]]
+                memo.put(key, [_moved(p, -s, None) for p in pairs[first:]])
         pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
         pairs = _drop_nested(pairs)
         if len(text) <= _MEMO_MAX_DOC_CHARS and self._left_reach is not None:
-            if len(self._doc_memo) >= _MEMO_MAX_DOCS:
-                self._doc_memo.clear()
-            self._doc_memo[doc_key] = [p if doc_id is None else _moved(p, 0, None) for p in pairs]
+            self._doc_memo.put(
+                doc_key, [p if doc_id is None else _moved(p, 0, None) for p in pairs]
+            )
         return pairs
 
     def _modifier_only(self, target: str) -> bool:
         """Is the target made only of qualifier words ("moderate", "left upper")? (memoised)"""
         found = self._modifier_memo.get(target)
         if found is None:
-            if len(self._modifier_memo) >= _MEMO_MAX_ENTRIES:
-                self._modifier_memo.clear()
-            found = self._modifier_memo[target] = self._modifier_only_uncached(target)
+            found = self._modifier_memo.put(target, self._modifier_only_uncached(target))
         return found
 
     def _modifier_only_uncached(self, target: str) -> bool:
