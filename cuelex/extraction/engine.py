@@ -1037,10 +1037,6 @@ class Engine:
 
     # ------------------------------------------------------------------ targets
 
-    @staticmethod
-    def _is_punct(tok: _Tok) -> bool:
-        return tok.punct
-
     def _clause_start(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """Does toks[i:j] start or contain a new clause (subject pronoun first, or a clause verb)?"""
         if i < j and self._subjects.match_at(toks, i, j):
@@ -1107,7 +1103,7 @@ class Engine:
             if n:
                 i += n
                 continue
-            if self._is_punct(toks[i]):
+            if toks[i].punct:
                 i += 1
                 continue
             break
@@ -1126,7 +1122,7 @@ class Engine:
         limit = self.resources.targets.max_tokens
         while k < j and k - i < limit:
             tok = toks[k]
-            if self._is_punct(tok) and tok.low not in ("%", "'", "’", "/", "+", "#"):
+            if tok.punct and tok.low not in ("%", "'", "’", "/", "+", "#"):
                 break
             if (
                 tok.low == "to"
@@ -1146,7 +1142,7 @@ class Engine:
             if n and n < k - i:
                 k -= n
                 continue
-            if self._is_punct(toks[k - 1]) and toks[k - 1].low != "%":
+            if toks[k - 1].punct and toks[k - 1].low != "%":
                 k -= 1
                 continue
             break
@@ -1187,7 +1183,7 @@ class Engine:
         if person is not None:
             # "a fall he incurred": the noun phrase ends before the clause; "I believe he": none
             k = person
-            while k > i and self._is_punct(toks[k - 1]):
+            while k > i and toks[k - 1].punct:
                 k -= 1
             if k <= i:
                 return None
@@ -1441,7 +1437,7 @@ class Engine:
             for marker in self._EXAMPLE_MARKERS:
                 n = len(marker)
                 if k > a and k + n < b and tuple(t.low for t in toks[k : k + n]) == marker:
-                    if all(t.low in self._non_targets or self._is_punct(t) for t in toks[a:k]):
+                    if all(t.low in self._non_targets or t.punct for t in toks[a:k]):
                         return k + n
         return None
 

@@ -597,8 +597,7 @@ def _list_negation(
         # nodes") or later, with only list items between ("..., a collapsed lung, or lumps")
         if _COORD_LAST.search(between):
             return q
-        k = q.sentence_end - q.sentence_start
-        rest = regex.split(r"[.;:!?\n]", output[start : q.sentence_start + k], maxsplit=1)[0]
+        rest = regex.split(r"[.;:!?\n]", output[start : q.sentence_end], maxsplit=1)[0]
         if _COORD.search(rest) and not _CLAUSE_WORDS.search(rest):
             return q
         return None
