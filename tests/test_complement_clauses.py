@@ -1,0 +1,77 @@
+"""Hedges over a clause as LLM rewrites write them (issue 11, output reading): a hedge whose
+complement clause states the target of a subject ("it is likely that you have X", "unclear whether
+this is X", "looks like you have X"), a fronted hedge adverb with its comma ("Most likely, this is
+X"), a reading named after a hedge ("one possible cause is X"), and a course, not a finding, after
+"likely to" ("your pneumonia is likely to improve")."""
+
+from __future__ import annotations
+
+import pytest
+
+import cuelex
+from cuelex.scoring import score
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    return [(p.target_text, p.level.value) for p in cuelex.extract(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "level"),
+    [
+        # a complement clause: "that"/"whether" + subject + copula or "have"
+        ("It is likely that you have a kidney stone.", "kidney stone", "UL2"),
+        ("It is highly unlikely that she has appendicitis.", "appendicitis", "HEDGED_ABSENT"),
+        ("It is unclear whether there is a small fracture.", "small fracture", "UL4"),
+        ("It looks like you have a sinus infection.", "sinus infection", "UL2"),
+        ("Probably he has the flu.", "flu", "UL2"),
+        ("It is likely that the shadow is a scar.", "scar", "UL2"),
+        # a fronted hedge adverb and its comma
+        ("Most likely, this is a viral rash.", "viral rash", "UL2"),
+        ("Possibly, the pain comes from a pinched nerve.", "pain", "UL3"),
+        # a reading head after a hedge names what the copula says
+        ("One possible cause is a stomach ulcer.", "stomach ulcer", "UL3"),
+        ("A possible explanation would be a thyroid problem.", "thyroid problem", "UL3"),
+    ],
+)
+def test_hedge_reaches_the_target_of_its_clause(text, target, level):
+    assert (target, level) in _pairs(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "not_target"),
+    [
+        # a property of the subject keeps the subject as the target
+        ("It is unclear whether the lesion is malignant.", "malignant"),
+        # "No," answers; it does not reach past its comma
+        ("No, you have a cold.", "cold"),
+        # a course, not a finding
+        ("Your pneumonia is likely to improve with antibiotics.", "pneumonia"),
+        ("The rash may go away on its own.", "rash"),
+    ],
+)
+def test_no_hedge_where_the_clause_says_something_else(text, not_target):
+    assert not_target not in [t for t, _ in _pairs(text)]
+
+
+def test_property_of_the_subject_keeps_the_subject():
+    assert ("lesion", "UL4") in _pairs("It is unclear whether the lesion is malignant.")
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target", "level"),
+    [
+        ("Possible pneumonia.", "It is highly likely that you have pneumonia.", "pneumonia", "UL2"),
+        ("Possible pneumonia.", "There is little chance that this is pneumonia.", "pneumonia", "HEDGED_ABSENT"),
+        ("Possible pneumonia.", "We can't be sure whether this is pneumonia.", "pneumonia", "UL4"),
+        ("Possible pneumonia.", "Pneumonia is one possibility.", "pneumonia", "UL3"),
+        ("Possible pneumonia.", "Your doctors don't think this is pneumonia.", "pneumonia", "HEDGED_ABSENT"),
+        ("Possible pneumonia.", "Your pneumonia is likely to improve with antibiotics.", "pneumonia", "ASSERTED"),
+        ("Possible pneumonia.", "Most likely, this is pneumonia.", "pneumonia", "UL2"),
+    ],
+)
+def test_output_level_of_clausal_hedges(source, output, target, level):
+    r = score(source, output, n_boot=0)
+    (p,) = [p for p in r.pairs if p.source.target_text == target]
+    assert p.retained
+    assert p.output_level.value == level
