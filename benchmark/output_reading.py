@@ -245,6 +245,47 @@ PROBES: list[tuple[str, str, str, str]] = [
 ]
 
 
+#: Precision: (source, output sentence) where the output does NOT mention the source's target,
+#: though it uses its words for something else (another site, advice, prevention, a medicine, the
+#: patient's past, an organ alone). Each must come out "not found".
+ABSENT = "not found"
+ABSENT_PROBES: list[tuple[str, str, str]] = [
+    ("Possible nodule in the right lung.", "nodule", "You have a small lump in your thyroid."),
+    ("Possible pleural effusion.", "pleural effusion", "Drink plenty of fluids."),
+    ("Possible pleural effusion.", "pleural effusion", "There is some fluid in your knee joint."),
+    ("Possible pneumonia.", "pneumonia", "You should get a pneumonia shot this fall."),
+    ("Possible infection.", "infection", "Wash your hands often to prevent infection."),
+    ("Possible kidney stone.", "kidney stone", "Drinking more water can help prevent kidney stones."),
+    ("Possible cardiomegaly.", "cardiomegaly", "Your heart rhythm is regular."),
+    ("No pneumothorax.", "pneumothorax", "Your lungs are clear."),
+    ("Possible atelectasis.", "atelectasis", "Take deep breaths to keep your lungs open."),
+    ("No fever.", "fever", "Take a fever reducer such as acetaminophen for pain."),
+    ("Possible recurrent pneumonia.", "recurrent pneumonia", "You had pneumonia last year."),
+    ("Possible DVT.", "DVT", "Blood thinners help prevent clots after surgery."),
+    ("Possible fracture of the left wrist.", "fracture", "You broke your ankle two years ago."),
+    ("Possible heart failure.", "heart failure", "Your heart is working hard when you climb stairs."),
+    ("Possible pulmonary embolism.", "pulmonary embolism", "We will give you medicine to prevent blood clots in your legs."),
+    ("No pericardial effusion.", "pericardial effusion", "There is no fluid around your lungs."),
+    ("Possible mass.", "mass", "Your body mass index is 31."),
+    ("Possible stroke.", "stroke", "Stroke education was given to your family."),
+    ("No edema.", "edema", "Keep your legs raised to avoid swelling after the cast comes off."),
+    ("Possible osteomyelitis.", "osteomyelitis", "The bone scan is scheduled for Monday."),
+    # written after the guards above, before running them
+    ("Possible pneumonia.", "pneumonia", "Ask about the pneumonia vaccine at your next visit."),
+    ("Possible gout.", "gout", "Avoid foods that can trigger gout, like red meat."),
+    ("Possible UTI.", "UTI", "Drinking cranberry juice won't prevent a UTI."),
+    ("Possible fracture.", "fracture", "You fractured your wrist in 2015."),
+    ("No blood clot.", "blood clot", "You will take a blood thinner to prevent a blood clot."),
+    ("Possible infection.", "infection", "Keep the wound clean and dry to avoid an infection."),
+    ("Possible asthma.", "asthma", "Your sister has asthma too."),
+    ("Possible heart attack.", "heart attack", "Your father had a heart attack years ago."),
+    ("Possible anemia.", "anemia", "Eat iron-rich foods to help prevent anemia."),
+    ("Possible sinus infection.", "sinus infection", "A saline rinse may help you avoid a sinus infection."),
+    ("Possible pneumonia.", "pneumonia", "You were treated for pneumonia as a child."),
+    ("Possible ulcer.", "ulcer", "Taking ibuprofen with food can reduce the risk of an ulcer."),
+]
+
+
 def read(target: str, sentence: str) -> tuple[str, str]:
     """(output level or "not found", how it was read) of the target in the sentence."""
     r = cuelex.score(f"Possible {target}.", sentence, n_boot=0)
@@ -276,6 +317,14 @@ def main(argv: list[str] | None = None) -> int:
             wrong.append((level, style, target, sentence, got, how))
         else:
             wrong.append((level, style, target, sentence, got, how))
+    n_absent = 0
+    for source, target, sentence in ABSENT_PROBES:
+        r = cuelex.score(source, sentence, n_boot=0)
+        kept = [p for p in r.pairs if p.source.target_text.lower() == target.lower() and p.retained]
+        n_absent += not kept
+        if kept:
+            wrong.append((ABSENT, "lay", target, sentence, kept[0].output_level.value,
+                          f"{kept[0].match.tier}/{kept[0].match.detail} on {kept[0].match.text!r}"))
     print("| expected level | lay: read right | clinician: read right | not found |")
     print("| --- | --- | --- | --- |")
     for level in (U2, U3, U4, U5, HA, U1, A):
@@ -284,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     n = sum(total.values())
     ok = sum(right.values())
     print(f"read right: {ok}/{n} ({100 * ok / n:.0f}%)")
+    print(f"absent targets left absent: {n_absent}/{len(ABSENT_PROBES)}")
     if args.wrong:
         for level, style, target, sentence, got, how in wrong:
             print(f"  [{style}] {level:<13} got {got:<13} {target!r}: {sentence!r}  {how}")

@@ -682,6 +682,14 @@ cardiomegaly, UL1), and a lay phrase with two places names both ("fluid **in or 
 lungs": pulmonary edema and pleural effusion). "Not fully inflated / expanded" is a lay name of
 atelectasis, not a negation (a pseudo-cue in `rules/pseudo_cues.yaml`): it neither negates itself
 nor spreads over the rest of a list ("part of the lung not fully expanding, an infection, or both").
+A hedge over a clause reads the clause's target: a complement clause states it of a subject ("it
+is highly likely **that you have** pneumonia", "unclear **whether there is** a fracture", "looks
+like **you have** …"; a property of the subject keeps the subject: "unclear whether the lesion is
+malignant"), a fronted hedge adverb keeps its reach past its comma ("Most likely, this is …"), a
+reading head names what its copula says ("one possible cause **is** …"), a predicate takes the level
+of its hedged subject ("to check whether the ligament is **torn**": `subject`), a gloss may sit in
+markdown emphasis ("(*pneumothorax*)"), and a slash may be spaced ("mild CHF / volume overload");
+"likely to improve", "may go away" are a course, not a hedge on the finding.
 
 **The concept index** (`cuelex.normalize.concept_index`, built once and cached on disk) joins three
 sources: the open vocabulary (docs/linking.md); `cuelex/data/hpo_terms.tsv`, a term table derived
@@ -845,6 +853,29 @@ leak", "water in the lungs", "extra heart sound", "temperature"); the script lis
 half revisions went from 89% (195/220) to 89% (196/220), URR 93 → 92 and CAR 5 → 6 (the hedged
 tendinopathy above, now found, its level read as asserted); summaries stayed at 95% (208/220);
 truly absent targets called retained stayed 0/12.
+
+Output reading by coverage (issue 11, round 3): `benchmark/output_reading.py` holds 199 sentences
+of its own in the ways lay rewrites and clinician summaries hedge, negate and defer, each with the
+level the guidelines give it — the lay forms of every level, the chance words of the two
+probability-word surveys ("a very good chance" UL2, "almost certainly" UL2, "about an even chance"
+UL3, "little chance", "chances are slight", "almost no chance" hedged absence), contingencies and
+checks, and 24 asserted controls with a hedge nearby on something else ("the pneumonia may take a
+few weeks to clear"). It scores each as `cuelex.score("Possible <target>.", sentence)`. A first set
+of 137 was read right 113 times (82%); the classes found (complement clauses, survey chance words,
+"can't be sure whether", the care team's concern or doubt, "if a fever starts") were fixed as
+mechanisms, then 62 more were written before the code saw them: 51 of 62 (82%) were read right, so
+the first fixes did not carry far on their own; after the second round (fronted hedge adverbs,
+reading heads, "it seems you have", "was not found", "likely to improve" as a course) 197 of 199.
+The two left: "febrile" is not yet read as fever, and "your heart is a normal size" answers only a
+negated cardiomegaly. On batch 5 (new writers and readers), measured once after merging it and
+before reading any of its rows, the tune half agreed with gold on 88% (60/68) of summary pairs and
+85% (58/68) of revision pairs — the same as the code at the start of the session (88%/85%, the
+lead's measurement): the probe-driven reading did not move these rows. Its misses were a predicate
+of a hedged subject, a gloss in markdown emphasis, a spaced slash, "if abnormalities are found"; after
+those as classes batch 5's tune half agreed on 93% (63/68) and 90% (61/68), and the whole tune half
+(200 outputs) on 94% (271/288) of summary and 89% (257/288) of revision pairs; revisions' TRR 98 →
+91, URR 92 → 90, CAR 5 → 7; summaries' TRR 98 → 95, URR 94 → 94, CAR 4 → 4; truly absent targets
+called retained 0/12.
 
 ## Lay rewrites
 

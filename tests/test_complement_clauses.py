@@ -75,3 +75,47 @@ def test_output_level_of_clausal_hedges(source, output, target, level):
     (p,) = [p for p in r.pairs if p.source.target_text == target]
     assert p.retained
     assert p.output_level.value == level
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target", "level", "how"),
+    [
+        # a predicate takes the level of its hedged subject
+        ("Evaluate for possible ACL tear.", "An MRI will check whether the ligament is **torn**.", "ACL tear", "UL5", "subject"),
+        ("Possible cardiomegaly.", "It is unclear whether the heart is enlarged.", "cardiomegaly", "UL4", None),
+        # a gloss in markdown emphasis takes the level of the phrase it glosses
+        ("No pneumothorax.", "- **No collapsed lung** (*pneumothorax*) was found.", "pneumothorax", "UL1", "gloss"),
+        ("No pleural effusion.", "No fluid has built up around your lungs (_pleural effusion_).", "pleural effusion", "UL1", "gloss"),
+        # alternatives with a spaced slash
+        ("Heart failure or volume overload.", "Impression: mild heart failure / volume overload.", "volume overload", "UL3", None),
+        # a conditional on a finding being found
+        ("Evaluate for kidney stones.", "If kidney stones are found, you will see a urologist.", "kidney stones", "UL5", None),
+    ],
+)
+def test_output_level_second_look(source, output, target, level, how):
+    r = score(source, output, n_boot=0)
+    (p,) = [p for p in r.pairs if p.source.target_text == target]
+    assert p.retained
+    assert p.output_level.value == level
+    if how is not None:
+        assert p.level_source == how
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # a plain statement after another sentence's hedge stays asserted
+        "There may be some fluid. The heart is enlarged.",
+        # a negated subject does not negate a predicate of another clause
+        "No pneumonia; the heart is enlarged.",
+    ],
+)
+def test_predicate_reading_stays_in_its_clause(output):
+    r = score("Probable cardiomegaly.", output, n_boot=0)
+    (p,) = [p for p in r.pairs if p.source.target_text == "cardiomegaly"]
+    assert p.retained
+    assert p.output_level.value == "ASSERTED"
+
+
+def test_spaced_slash_is_not_a_unit():
+    assert not [p for p in cuelex.extract("Heart rate 80 beats / min.") if p.rule_id == "alt.slash"]

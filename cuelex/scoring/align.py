@@ -756,7 +756,14 @@ _SITE_PREPS = frozenset(
     below into from""".split()
 )  # fmt: skip
 _PHRASE_END = regex.compile(r"[^.,;:!?()\[\]\n]{0,80}", regex.V1)
-ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history")
+ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history", "advice")
+#: A long-ago time right after a mention (at most three words between): the patient's past.
+_LONG_AGO = regex.compile(
+    r"[ \t]+(?:[\w'’-]+[ \t]+){0,3}?(?:last[ \t]+year|(?:\d+|a[ \t]+few|several|many|two|three|four|five|ten)"
+    r"[ \t]+years?[ \t]+ago|years[ \t]+ago|as[ \t]+a[ \t]+(?:child|kid|teenager|baby)|in[ \t]+the[ \t]+past|"
+    r"in[ \t]+(?:19|20)\d\d)\b",
+    regex.V1 | regex.IGNORECASE,
+)
 #: How many words before a mention a history word may stand ("a HISTORY of recurrent pneumonia").
 HISTORY_REACH = 3
 
@@ -791,11 +798,14 @@ def _context_rows(path: Any, columns: tuple[str, ...]) -> Iterable[tuple[int, li
 
 @lru_cache(maxsize=1)
 def history_words() -> frozenset[str]:
-    """The ``history`` words of ``cuelex/data/alignment_context.tsv`` ("history", "father", ...)."""
+    """The ``history`` and ``advice`` words of ``cuelex/data/alignment_context.tsv`` ("history",
+    "father", "prevent", "drink", ...): shortly before a mention, they make it no current statement."""
     alignment_context()  # validates the file
     path = DATA_DIR / "alignment_context.tsv"
     columns = ("role", "word", "sites", "example_source", "example_output", "expected")
-    return frozenset(cols[1].lower() for _n, cols in _context_rows(path, columns) if cols[0] == "history")
+    return frozenset(
+        cols[1].lower() for _n, cols in _context_rows(path, columns) if cols[0] in ("history", "advice")
+    )
 
 
 def history_before(words: Sequence[str]) -> bool:
@@ -858,6 +868,13 @@ def other_finding(
         prev = [t.norm for t in idx.tokens[max(first, k - HISTORY_REACH) : k]]
         if prev and history_before(prev):
             return True
+    if not past and any(
+        _LONG_AGO.match(text, e, min(len(text), e + 60))
+        for e in (end, *(start + m.end() for m in regex.finditer(r"\w+", text[start:end]) if start + m.end() < end))
+    ):
+        # "you had pneumonia last year", "a broken wrist as a child": the patient's past (after
+        # the mention or after a word of it, so a looser match of the same words is held too)
+        return True
     j = bisect_right(idx._token_starts(), end - 1) - 1  # last token of the occurrence
     if 0 <= j < len(idx.tokens) - 1:
         nxt = idx.tokens[j + 1]
