@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 import cuelex
+from cuelex.align import Aligner
+from cuelex.concepts.normalize import lay_key
 from cuelex.scoring import score
 
 
@@ -119,3 +121,52 @@ def test_predicate_reading_stays_in_its_clause(output):
 
 def test_spaced_slash_is_not_a_unit():
     assert not [p for p in cuelex.extract("Heart rate 80 beats / min.") if p.rule_id == "alt.slash"]
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "level"),
+    [
+        # a vague head after a hedge names nothing: what it is a problem with is the target
+        ("This is most likely caused by a problem with the knee cartilage.", "knee cartilage", "UL2"),
+        ("You may have an issue with your thyroid gland.", "thyroid gland", "UL3"),
+    ],
+)
+def test_vague_head_after_a_hedge(text, target, level):
+    assert (target, level) in _pairs(text)
+
+
+@pytest.mark.parametrize(
+    ("target", "sentence", "found"),
+    [
+        ("splenomegaly", "Your spleen is bigger than normal.", True),
+        ("hepatomegaly", "The liver may be a bit larger than usual.", True),
+        ("cardiomegaly", "Your heart is not bigger than normal.", True),
+        ("cardiomegaly", "Your liver is bigger than normal.", False),
+        ("splenomegaly", "Your spleen is smaller than normal.", False),
+    ],
+)
+def test_bigger_than_normal_is_enlarged(target, sentence, found):
+    assert (Aligner().find(target, sentence) is not None) is found
+
+
+def test_size_words_in_lay_keys():
+    assert lay_key(["spleen", "is", "bigger", "than", "normal"]) == lay_key(["enlarged", "spleen"])
+    assert lay_key(["bigger", "than", "you"]) != lay_key(["enlarged", "you"])
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "retained"),
+    [
+        # a long-ago time right after the mention: the patient's past, not the source's finding
+        ("Possible recurrent pneumonia.", "You had pneumonia last year.", False),
+        ("Possible fracture.", "You broke a bone as a child, and it healed well.", False),
+        ("Possible asthma.", "You were told you had asthma as a kid.", False),
+        # a recent time, or a time with a verb of its own, keeps the mention
+        ("Possible fever.", "You may have had a fever last night.", True),
+        ("Possible pneumonia.", "There may be pneumonia; it was worse last year.", True),
+    ],
+)
+def test_long_ago_mention_is_the_past(source, output, retained):
+    r = score(source, output, n_boot=0)
+    assert r.pairs
+    assert r.pairs[0].retained is retained

@@ -1465,6 +1465,8 @@ class Engine:
         after = self._noun_phrase(toks, e + 1, b)
         return after if after is not None else np
 
+    _VAGUE_HEADS = frozenset({"problem", "problems", "issue", "issues", "trouble"})
+
     def _reading_after(self, toks: Sequence[_Tok], a: int, b: int) -> tuple[int, int] | None:
         """After a hedge, "cause is X", "explanation would be X": the reading the copula names."""
         k = a
@@ -1472,6 +1474,10 @@ class Engine:
             k += n
         if k < b and toks[k].low in ("one", "another", "main", "other"):
             k += 1
+        if k + 2 < b and toks[k].low in self._VAGUE_HEADS and toks[k + 1].low in ("with", "in", "of"):
+            # "most likely caused by a problem with the rotator cuff tendons": the vague head
+            # names nothing; what it is a problem with is the target
+            return self._noun_phrase(toks, k + 2, b)
         if k + 2 >= b or toks[k].low not in self._READING_HEADS:
             return None
         k += 1

@@ -757,9 +757,10 @@ _SITE_PREPS = frozenset(
 )  # fmt: skip
 _PHRASE_END = regex.compile(r"[^.,;:!?()\[\]\n]{0,80}", regex.V1)
 ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history", "advice")
-#: A long-ago time right after a mention (at most three words between): the patient's past.
+#: A long-ago time right after a mention (at most three words between, and no verb: in
+#: "pneumonia was treated last year" the time may belong to the treatment): the patient's past.
 _LONG_AGO = regex.compile(
-    r"[ \t]+(?:[\w'’-]+[ \t]+){0,3}?(?:last[ \t]+year|(?:\d+|a[ \t]+few|several|many|two|three|four|five|ten)"
+    r"[ \t]+(?:(?!(?:was|were|is|are|has|have|had|been|being|will|may|might)\b)[\w'’-]+[ \t]+){0,3}?(?:last[ \t]+year|(?:\d+|a[ \t]+few|several|many|two|three|four|five|ten)"
     r"[ \t]+years?[ \t]+ago|years[ \t]+ago|as[ \t]+a[ \t]+(?:child|kid|teenager|baby)|in[ \t]+the[ \t]+past|"
     r"in[ \t]+(?:19|20)\d\d)\b",
     regex.V1 | regex.IGNORECASE,
@@ -1211,9 +1212,9 @@ def _form_last_words() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _lay_words() -> frozenset[str]:
     """Every word of a lay key in the concept index, and the words a lay phrase may hold besides
-    (negations and joined places, read by :func:`_either_place`)."""
+    (negations, joined places, read by :func:`_either_place`, and "bigger than normal")."""
     words = {w for key in _normalize.concept_index().by_lay for w in key}
-    return frozenset(words | _NOT_WORDS | {"or", "and"})
+    return frozenset(words | _NOT_WORDS | {"or", "and"} | _normalize.SIZE_WORDS)
 
 
 @lru_cache(maxsize=131072)
