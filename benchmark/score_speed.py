@@ -873,10 +873,11 @@ words, "can't be sure whether", the care team's concern or doubt, "if a fever st
 mechanisms, the second round of 62 was read right 51 times (82%): the fixes did not carry far on their
 own; after its classes (fronted hedge adverbs, reading heads, "it seems you have", "was not found",
 "likely to improve" as a course), the third round (27 clinician shorthand) was read right 21 times;
-now 221 of 226 (98%) and 31 of 32 left absent (advice words before a mention, "fever reducer", a
-long-ago time after it). Left: "your heart is a normal size" answers only a negated cardiomegaly;
-"favor A over B" and "A vs B, indeterminate" are read by the alternatives cap; "reduce the risk of an
-ulcer" still finds the ulcer. Lay alignment on 40 new wordings of common findings, written the same
+now 222 of 226 (98%) and 32 of 32 left absent (advice words before a mention, "fever reducer",
+risk-reduction advice — "lower your risk of a stroke", while "a higher chance of" stays a UL5
+contingency —, a long-ago time after it; "your heart is a normal size" now answers cardiomegaly at
+any source level). Left: "favor A over B" and "A vs B, indeterminate" are read by the alternatives
+cap; a label with a colon ("DDx: …", "Return precautions: …") ends its sentence before its list. Lay alignment on 40 new wordings of common findings, written the same
 way: 23 found before, 25 after ("bigger/larger than normal" read as "enlarged" for every "enlarged X"
 of the index; "short of breath") — lay vocabulary still does not carry to new wordings.
 

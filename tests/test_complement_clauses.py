@@ -170,3 +170,32 @@ def test_long_ago_mention_is_the_past(source, output, retained):
     r = score(source, output, n_boot=0)
     assert r.pairs
     assert r.pairs[0].retained is retained
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "level"),
+    [
+        # an organ's normal size answers its enlargement at any source level
+        ("Possible cardiomegaly.", "Your heart is a normal size.", "UL1"),
+        ("Cardiomegaly is likely.", "The heart is probably a normal size.", "HEDGED_ABSENT"),
+    ],
+)
+def test_normal_size_answers_a_hedged_enlargement(source, output, level):
+    r = score(source, output, n_boot=0)
+    assert r.pairs[0].retained
+    assert r.pairs[0].output_level.value == level
+
+
+@pytest.mark.parametrize(
+    ("output", "retained"),
+    [
+        # risk-reduction advice is not a statement about the patient's state
+        ("Taking aspirin may lower your risk of another stroke.", False),
+        ("Quitting smoking will reduce the chance of a stroke.", False),
+        # a raised risk is a contingency about this patient, read as UL5
+        ("You have a higher chance of a stroke.", True),
+    ],
+)
+def test_risk_reduction_advice_is_not_the_finding(output, retained):
+    r = score("Possible stroke.", output, n_boot=0)
+    assert r.pairs[0].retained is retained

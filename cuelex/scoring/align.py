@@ -757,6 +757,13 @@ _SITE_PREPS = frozenset(
 )  # fmt: skip
 _PHRASE_END = regex.compile(r"[^.,;:!?()\[\]\n]{0,80}", regex.V1)
 ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history", "advice")
+#: Risk-reduction advice right before a mention ("reduce the risk of an ulcer", "lower your chance
+#: of a stroke"); a raised risk ("a higher chance of") is a contingency and is read, not held.
+_LOWER_RISK = regex.compile(
+    r"\b(?:reduc|lower|decreas|cut|minimi[sz]|prevent)\w*[ \t]+(?:(?:your|the|his|her|their|any|future)[ \t]+)?"
+    r"(?:risk|chance|odds|likelihood)s?[ \t]+(?:of|for)[ \t]+(?:(?:a|an|the|another|getting|having|developing|more)[ \t]+){0,2}$",
+    regex.V1 | regex.IGNORECASE,
+)
 #: A long-ago time right after a mention (at most three words between, and no verb: in
 #: "pneumonia was treated last year" the time may belong to the treatment): the patient's past.
 _LONG_AGO = regex.compile(
@@ -869,6 +876,8 @@ def other_finding(
         prev = [t.norm for t in idx.tokens[max(first, k - HISTORY_REACH) : k]]
         if prev and history_before(prev):
             return True
+    if not past and _LOWER_RISK.search(text, max(0, start - 60), start):
+        return True  # "to lower your risk of a stroke": advice, not the patient's state
     if not past and any(
         _LONG_AGO.match(text, e, min(len(text), e + 60))
         for e in (end, *(start + m.end() for m in regex.finditer(r"\w+", text[start:end]) if start + m.end() < end))
@@ -1540,7 +1549,9 @@ class Aligner:
                     # only the best kind of concept match competes (a lay "same" beats "related")
                     top = max(c.score for c in r[1])
                     return [c for c in r[1] if c.score == top]
-                if general and words:
+                if words:
+                    # an organ's size said to be normal speaks of its enlargement at any source
+                    # level ("possible cardiomegaly" -> "your heart is a normal size": UL1)
                     z = fit(self._size(target, cui, idx))
                     if z:
                         return z
