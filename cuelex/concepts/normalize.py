@@ -314,9 +314,39 @@ def norm_token(word: str) -> str:
     return variants.get(w, w)
 
 
+#: "bigger than normal", "larger than usual": the lay comparative of "enlarged", so every
+#: "enlarged X" of the index (HPO "Enlarged spleen") is also "your spleen is bigger than normal".
+_BIGGER = frozenset({"bigger", "larger"})
+_NORMAL_SIZE = frozenset({"normal", "usual", "expected", "average"})
+#: The words of those comparatives, which no lay key holds any more.
+SIZE_WORDS = frozenset(_BIGGER | _NORMAL_SIZE | {"than"})
+
+
+def _size_words(words: tuple[str, ...] | list[str]) -> tuple[str, ...] | list[str]:
+    """``words`` with "bigger/larger than normal/usual" read as "enlarged"."""
+    if not _BIGGER.intersection(words):
+        return words
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if (
+            words[i] in _BIGGER
+            and i + 2 < len(words)
+            and words[i + 1] == "than"
+            and words[i + 2] in _NORMAL_SIZE
+        ):
+            out.append("enlarged")
+            i += 3
+            continue
+        out.append(words[i])
+        i += 1
+    return out
+
+
 def lay_key(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     """The lay key of normalised words: filler dropped ("fluid around your lungs" → fluid, around,
     lung); short keys without an ordering word are sorted ("heart is enlarged" ~ "enlarged heart")."""
+    words = _size_words(words)
     key = tuple(w for w in words if w not in LAY_FILLER)
     if 1 < len(key) <= LAY_BAG_MAX and not any(w in _LAY_ORDERED for w in key):
         return tuple(sorted(key))
@@ -366,7 +396,7 @@ def concept_index() -> ConceptIndex:
     import pickle
 
     files = ["vocab_terms.tsv", "hpo_terms.tsv", "lay_terms.tsv", "word_variants.tsv"]
-    h = hashlib.sha256(b"concept-index-4")
+    h = hashlib.sha256(b"concept-index-5")
     for name in files:
         st = (DATA_DIR / name).stat()
         h.update(f"{name}:{st.st_size}:{st.st_mtime_ns}".encode())

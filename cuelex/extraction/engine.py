@@ -1308,18 +1308,40 @@ class Engine:
         has_coord = any(sep in ("and", "or") for _, _, sep in parts)
         prev_cut = False
         max_part = self.resources.targets.max_conjunct_tokens
+        fronted = False
         for idx, (a, b, sep) in enumerate(parts):
             if a >= b:
+                if idx == 0 and hedge and len(parts) > 1 and parts[1][2] == "comma":
+                    # "Most likely, this is pneumonia": a fronted hedge adverb and its comma
+                    fronted = True
+                    continue
                 if idx == 0:
                     break
                 continue
+            if fronted:
+                idx, fronted = 0, False
             np = self._noun_phrase(toks, a, b)
-            if idx == 0 and i > 0 and toks[i - 1].low in self._CLAUSE_TAKERS:
-                cop = self._subject_copula(toks, a, b)
+            if idx == 0 and i > 0 and (
+                toks[i - 1].low in self._CLAUSE_TAKERS
+                or toks[a].low in self._COMPLEMENTIZERS
+                or (toks[a].low in self._PERSONS and a + 1 < b and toks[a + 1].low in self._HAVE)
+            ):
+                # "it is likely that you have X", "unclear whether this is X", "looks like you
+                # have X": the hedge is on what the complement clause says of its subject
+                c = a + 1 if toks[a].low in self._COMPLEMENTIZERS else a
+                cop = self._subject_copula(toks, c, b) if c < b else None
                 if cop is not None:
                     found, empty = self._predicate(toks, cop, b)
                     if empty:
                         break  # "I suspect her chest pain is | likely angina": the next cue decides
+                    if (
+                        found is not None
+                        and c > a
+                        and found[1] - found[0] == 1
+                        and self._is_modifier(toks[found[0]])
+                    ):
+                        # "unclear whether the lesion is malignant": a property of the subject
+                        found = self._noun_phrase(toks, c, cop)
                     np = found or np
             if idx > 0:
                 # later conjuncts must be short noun phrases, not new clauses ("no fever and she is
@@ -1343,6 +1365,8 @@ class Engine:
                     # "fullness consistent with adenopathy and bilateral interstitial opacities":
                     # the hedge is on the reading, the later observation is stated plainly
                     break
+            elif np is None and (reading := self._reading_after(toks, a, b)) is not None:
+                np = reading  # "one possible cause is pneumonia": "cause" names no finding
             elif np is None:
                 k = self._example_start(toks, a, b)
                 np = self._noun_phrase(toks, k, b) if k is not None else None
@@ -1378,14 +1402,23 @@ class Engine:
         ]
 
     # a cue ending in one of these takes a clause: "I suspect her pain is X", "it is possible that A is B"
-    _CLAUSE_TAKERS = frozenset({"suspect", "think", "believe", "feel", "that"})
+    _CLAUSE_TAKERS = frozenset(
+        {"suspect", "think", "believe", "feel", "that", "seems", "seemed", "appears", "appeared"}
+    )
     _LINKS = {("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1}
     _PREDICATE_ADVERBS = frozenset({"also", "just", "still", "really", "all", "more", "most", "mostly", "only"})
 
     _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were"})
+    #: a complement clause after a hedge: "likely that ...", "unclear whether ..."
+    _COMPLEMENTIZERS = frozenset({"that", "whether"})
+    #: "you have X" after a hedge states X of a person as "the pain is X" does of a symptom
+    _HAVE = frozenset({"have", "has", "had"})
 
     def _subject_copula(self, toks: Sequence[_Tok], a: int, b: int) -> int | None:
-        """Index of the copula after a short subject at the start of toks[a:b] ("her pain is"), if any."""
+        """Index of the copula after a short subject at the start of toks[a:b] ("her pain is"), if
+        any; "have" after a personal pronoun counts ("you have", "she has")."""
+        if a + 1 < b and toks[a].low in self._PERSONS and toks[a + 1].low in self._HAVE:
+            return a + 1
         for k in range(a + 1, min(b, a + 7)):
             low = toks[k].low
             if low in self._SUBJECT_COPULAS:
@@ -1415,7 +1448,9 @@ class Engine:
 
     _PAST = frozenset({"prior", "previous", "recent", "remote", "earlier", "old"})
 
-    _READING_HEADS = frozenset({"etiology", "aetiology", "cause", "explanation", "diagnosis", "source", "reason"})
+    _READING_HEADS = frozenset(
+        {"etiology", "aetiology", "cause", "explanation", "diagnosis", "source", "reason", "possibility"}
+    )
 
     def _named_reading(self, toks: Sequence[_Tok], np: tuple[int, int], b: int) -> tuple[int, int]:
         """ "the most likely etiology of his pain is constipation": the hedge is on what follows the
@@ -1423,10 +1458,34 @@ class Engine:
         s, e = np
         words = [t.low for t in toks[s:e]]
         head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+        if e + 1 < b and toks[e].low in ("would", "could", "might") and toks[e + 1].low == "be":
+            e += 1  # "the likeliest explanation would be X"
         if head not in self._READING_HEADS or e >= b or toks[e].low not in self._copulas:
             return np
         after = self._noun_phrase(toks, e + 1, b)
         return after if after is not None else np
+
+    _VAGUE_HEADS = frozenset({"problem", "problems", "issue", "issues", "trouble"})
+
+    def _reading_after(self, toks: Sequence[_Tok], a: int, b: int) -> tuple[int, int] | None:
+        """After a hedge, "cause is X", "explanation would be X": the reading the copula names."""
+        k = a
+        while k < b and (n := self._strip_leading.match_at(toks, k, b)):
+            k += n
+        if k < b and toks[k].low in ("one", "another", "main", "other"):
+            k += 1
+        if k + 2 < b and toks[k].low in self._VAGUE_HEADS and toks[k + 1].low in ("with", "in", "of"):
+            # "most likely caused by a problem with the rotator cuff tendons": the vague head
+            # names nothing; what it is a problem with is the target
+            return self._noun_phrase(toks, k + 2, b)
+        if k + 2 >= b or toks[k].low not in self._READING_HEADS:
+            return None
+        k += 1
+        if toks[k].low in ("would", "could", "might") and toks[k + 1].low == "be":
+            k += 1
+        if toks[k].low not in self._copulas:
+            return None
+        return self._noun_phrase(toks, k + 1, b)
 
     _EXAMPLE_MARKERS = (("such", "as"), ("including",), ("especially",), ("particularly",), ("like",))
 

@@ -756,7 +756,22 @@ _SITE_PREPS = frozenset(
     below into from""".split()
 )  # fmt: skip
 _PHRASE_END = regex.compile(r"[^.,;:!?()\[\]\n]{0,80}", regex.V1)
-ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history")
+ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history", "advice")
+#: Risk-reduction advice right before a mention ("reduce the risk of an ulcer", "lower your chance
+#: of a stroke"); a raised risk ("a higher chance of") is a contingency and is read, not held.
+_LOWER_RISK = regex.compile(
+    r"\b(?:reduc|lower|decreas|cut|minimi[sz]|prevent)\w*[ \t]+(?:(?:your|the|his|her|their|any|future)[ \t]+)?"
+    r"(?:risk|chance|odds|likelihood)s?[ \t]+(?:of|for)[ \t]+(?:(?:a|an|the|another|getting|having|developing|more)[ \t]+){0,2}$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: A long-ago time right after a mention (at most three words between, and no verb: in
+#: "pneumonia was treated last year" the time may belong to the treatment): the patient's past.
+_LONG_AGO = regex.compile(
+    r"[ \t]+(?:(?!(?:was|were|is|are|has|have|had|been|being|will|may|might)\b)[\w'’-]+[ \t]+){0,3}?(?:last[ \t]+year|(?:\d+|a[ \t]+few|several|many|two|three|four|five|ten)"
+    r"[ \t]+years?[ \t]+ago|years[ \t]+ago|as[ \t]+a[ \t]+(?:child|kid|teenager|baby)|in[ \t]+the[ \t]+past|"
+    r"in[ \t]+(?:19|20)\d\d)\b",
+    regex.V1 | regex.IGNORECASE,
+)
 #: How many words before a mention a history word may stand ("a HISTORY of recurrent pneumonia").
 HISTORY_REACH = 3
 
@@ -791,11 +806,14 @@ def _context_rows(path: Any, columns: tuple[str, ...]) -> Iterable[tuple[int, li
 
 @lru_cache(maxsize=1)
 def history_words() -> frozenset[str]:
-    """The ``history`` words of ``cuelex/data/alignment_context.tsv`` ("history", "father", ...)."""
+    """The ``history`` and ``advice`` words of ``cuelex/data/alignment_context.tsv`` ("history",
+    "father", "prevent", "drink", ...): shortly before a mention, they make it no current statement."""
     alignment_context()  # validates the file
     path = DATA_DIR / "alignment_context.tsv"
     columns = ("role", "word", "sites", "example_source", "example_output", "expected")
-    return frozenset(cols[1].lower() for _n, cols in _context_rows(path, columns) if cols[0] == "history")
+    return frozenset(
+        cols[1].lower() for _n, cols in _context_rows(path, columns) if cols[0] in ("history", "advice")
+    )
 
 
 def history_before(words: Sequence[str]) -> bool:
@@ -858,6 +876,15 @@ def other_finding(
         prev = [t.norm for t in idx.tokens[max(first, k - HISTORY_REACH) : k]]
         if prev and history_before(prev):
             return True
+    if not past and _LOWER_RISK.search(text, max(0, start - 60), start):
+        return True  # "to lower your risk of a stroke": advice, not the patient's state
+    if not past and any(
+        _LONG_AGO.match(text, e, min(len(text), e + 60))
+        for e in (end, *(start + m.end() for m in regex.finditer(r"\w+", text[start:end]) if start + m.end() < end))
+    ):
+        # "you had pneumonia last year", "a broken wrist as a child": the patient's past (after
+        # the mention or after a word of it, so a looser match of the same words is held too)
+        return True
     j = bisect_right(idx._token_starts(), end - 1) - 1  # last token of the occurrence
     if 0 <= j < len(idx.tokens) - 1:
         nxt = idx.tokens[j + 1]
@@ -1194,9 +1221,9 @@ def _form_last_words() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _lay_words() -> frozenset[str]:
     """Every word of a lay key in the concept index, and the words a lay phrase may hold besides
-    (negations and joined places, read by :func:`_either_place`)."""
+    (negations, joined places, read by :func:`_either_place`, and "bigger than normal")."""
     words = {w for key in _normalize.concept_index().by_lay for w in key}
-    return frozenset(words | _NOT_WORDS | {"or", "and"})
+    return frozenset(words | _NOT_WORDS | {"or", "and"} | _normalize.SIZE_WORDS)
 
 
 @lru_cache(maxsize=131072)
@@ -1522,7 +1549,9 @@ class Aligner:
                     # only the best kind of concept match competes (a lay "same" beats "related")
                     top = max(c.score for c in r[1])
                     return [c for c in r[1] if c.score == top]
-                if general and words:
+                if words:
+                    # an organ's size said to be normal speaks of its enlargement at any source
+                    # level ("possible cardiomegaly" -> "your heart is a normal size": UL1)
                     z = fit(self._size(target, cui, idx))
                     if z:
                         return z

@@ -544,12 +544,18 @@ _NORMAL_MEANS = {
 }
 
 _GLOSS_LEAD = regex.compile(
-    r"\(\s*(?:(?:also\s+)?(?:called|known\s+as|termed|named)|i\.?e\.?,?|that\s+is,?|=|or)?\s*"
-    r"(?:[^()]{0,40}?(?:\s+or|\s+and|,|/)\s*)?(?:an?\s+|the\s+)?$",
+    r"\(\s*(?:[*_]{1,2})?\s*(?:(?:also\s+)?(?:called|known\s+as|termed|named)|i\.?e\.?,?|that\s+is,?|=|or)?\s*"
+    r"(?:[^()]{0,40}?(?:\s+or|\s+and|,|/)\s*)?(?:an?\s+|the\s+)?(?:[*_]{1,2})?$",
     regex.V1 | regex.IGNORECASE,
 )
 
 
+#: Between a subject and its predicate: "the ligament is **torn**", "the heart looks enlarged".
+_PREDICATE_OF = regex.compile(
+    r"\s*(?:\*\*|__)?\s*(?:is|are|was|were|be|been|looks?|seems?|appears?|remains?)"
+    r"(?:\s+(?:[a-z]+ly|still|also|now))?\s*(?:\*\*|__)?\s*",
+    regex.V1 | regex.IGNORECASE,
+)
 _AFTER_PAREN = regex.compile(r"\([^()\n]{1,40}\)[ \t]*$", regex.V1)
 _GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
 
@@ -697,6 +703,18 @@ def _reread(
                 continue  # an "or" inside a lay phrase belongs to it
             if start <= q.cue_start and q.cue_end <= end and q.target_start < end and start < q.target_end:
                 return q.level, _as_cue(q), "inner_cue"
+    if level is Level.ASSERTED:
+        # "to check whether the ligament is **torn**", "it is unclear if the heart is enlarged":
+        # a predicate takes the level its hedged subject has
+        for q in reversed(ordered[bisect_left(cue_starts, start - 200) : bisect_left(cue_starts, start)]):
+            if (
+                q.cue_end <= q.target_start
+                and q.target_end <= start
+                and q.sentence_start <= start < q.sentence_end
+                and not q.rule_id.startswith("alt.")
+                and _PREDICATE_OF.fullmatch(output, q.target_end, start)
+            ):
+                return q.level, _as_cue(q), "subject"
     if level is Level.ASSERTED:
         # a parenthetical inside the phrase does not break it: "No sudden (acute) problems were
         # seen in the bones" reads "problems" with the "No" before the parenthesis
