@@ -35,6 +35,8 @@ from .sentences import SentenceSplitter
 log = logging.getLogger(__name__)
 
 _TOKEN = regex.compile(r"\w+(?:['’.\-]\w+)*|[^\w\s]", regex.V1)
+_TOKEN_ASCII = re.compile(_TOKEN.pattern)  # the same tokens on plain ASCII text (see below)
+_NOT_PLAIN_ASCII = re.compile(r"[\x1c-\x1f]")  # whitespace to the stdlib's \s, not to regex's
 _FLAGS = regex.IGNORECASE | regex.VERSION1
 
 # kinds of scan matches
@@ -388,8 +390,19 @@ class _Scanner:
         key = ids | self._anywhere_ids
         found = self._compiled.get(key)
         if found is None:
-            parts = [f"(?P<g{i}>{_wrap(*self.items[i])})" for i in sorted(key)]
-            found = self._compiled[key] = regex.compile("(?p)" + "|".join(parts), _FLAGS)
+            if not self.dispatch:  # reference path: the patterns as written, one alternation
+                parts = [f"(?P<g{i}>{_wrap(*self.items[i])})" for i in sorted(key)]
+                found = self._compiled[key] = regex.compile("(?p)" + "|".join(parts), _FLAGS)
+                return found
+            parts = [
+                f"(?P<g{i}>{_possessive_runs(_wrap(*self.items[i]))})" for i in sorted(key)
+            ]
+            # "|(?!)" never matches; it keeps ``regex`` from first searching the whole rest of
+            # the text for a literal that every match must contain (a "required string"), which
+            # made each failed match cost time linear in the text's length
+            found = self._compiled[key] = regex.compile(
+                "(?p)" + "|".join(parts) + "|(?!)", _FLAGS
+            )
         return found
 
     def _pattern_for(self, head: str) -> regex.Pattern | None:
@@ -442,6 +455,64 @@ class _Scanner:
             if m is not None and m.end() > start:
                 yield m
                 pos = m.end()
+
+
+_WORD_RUNS = ("\\w+", "[\\w-]+")  # runs made possessive before a required \s (see below)
+
+
+def _possessive_runs(pattern: str) -> str:
+    """``pattern`` with each ``\\w+`` / ``[\\w-]+`` that a required ``\\s`` follows made possessive.
+
+    What such a run gives back on backtracking is a word character or "-", which ``\\s`` never
+    matches, so no match is lost or gained (the POSIX longest match included); the engine just
+    stops retrying every shorter run, which made "if ... (?:[\\w-]+\\s+){0,3}? ..." patterns cost
+    tens of microseconds at every "if". Only runs outside character sets are touched, and only
+    before ``\\s`` that must match at least once (``\\s``, ``\\s+``, ``\\s+?``; not ``\\s*``).
+    """
+    out: list[str] = []
+    i = 0
+    n = len(pattern)
+    depth = 0  # character-set nesting (VERSION1 sets nest)
+    while i < n:
+        ch = pattern[i]
+        if depth == 0:
+            for run in _WORD_RUNS:
+                if pattern.startswith(run, i) and pattern.startswith("\\s", i + len(run)):
+                    after = pattern[i + len(run) + 2 : i + len(run) + 3]
+                    if after not in ("*", "?", "{"):
+                        out.append(run + "+")
+                        i += len(run)
+                        break
+            else:
+                if ch == "\\":
+                    out.append(pattern[i : i + 2])
+                    i += 2
+                    continue
+                if ch == "[":
+                    depth = 1
+                    out.append(ch)
+                    i += 1
+                    if pattern.startswith("^", i):
+                        out.append("^")
+                        i += 1
+                    if pattern.startswith("]", i):  # a literal "]" first in the set
+                        out.append("]")
+                        i += 1
+                    continue
+                out.append(ch)
+                i += 1
+            continue
+        if ch == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def _trie(alternatives: Iterable[str]) -> str:
@@ -740,6 +811,10 @@ class _WordList(frozenset):
         self = super().__new__(cls, (k for k, v in phrases.items() if any(len(p) == 1 for p in v)))
         self._phrases = phrases
         self._items = items
+        # the longest item in tokens (match_ending_at looks no further back), and the first
+        # tokens of items of two or more tokens (a quick "no longer item starts here")
+        self._longest = max((len(p) for v in phrases.values() for p in v), default=0)
+        self.multi_starts = frozenset(k for k, v in phrases.items() if len(v[0]) > 1)
         return self
 
     def __reduce__(self):  # type: ignore[override]
@@ -762,9 +837,10 @@ class _WordList(frozenset):
     def match_ending_at(self, toks: Sequence[_Tok], j: int, lo: int = 0) -> int:
         """Length of the longest item ending at ``toks[j-1]`` (0 if none)."""
         best = 0
-        for n in range(1, min(6, j - lo) + 1):
+        phrases = self._phrases
+        for n in range(1, min(6, self._longest, j - lo) + 1):
             i = j - n
-            for phrase in self._phrases.get(toks[i].low, ()):
+            for phrase in phrases.get(toks[i].low, ()):
                 if len(phrase) == n and all(toks[i + k].low == phrase[k] for k in range(n)):
                     best = n
         return best
@@ -922,10 +998,13 @@ class Engine:
         self, text: str, s: int, e: int, matches: list[_Match]
     ) -> _SentenceAnalysis:
         toks = []
-        for m in _TOKEN.finditer(text, s, e):  # no look-behind: the same tokens as text[s:e]
+        # no look-behind: the same tokens as text[s:e]; on ASCII (less the characters the two
+        # engines' \s disagree on) the stdlib engine finds the same tokens, faster
+        plain = text[s:e].isascii() and _NOT_PLAIN_ASCII.search(text, s, e) is None
+        for m in (_TOKEN_ASCII if plain else _TOKEN).finditer(text, s, e):
             low = m.group().lower()
             c = low[0]
-            toks.append(_Tok(*m.span(), low, not (c.isalnum() or c == "_")))
+            toks.append(_Tok(m.start(), m.end(), low, not (c.isalnum() or c == "_")))
         tstarts = [t.start for t in toks]
         tends = [t.end for t in toks]
         cues: list[_CueHit] = []
@@ -1001,7 +1080,9 @@ class Engine:
                             toks[part_end - 1].end,
                         )
                     )
-        alt_groups = self._alternative_groups(text, toks, alt_markers, boundaries, s, e)
+        alt_groups = self._alternative_groups(
+            text, toks, alt_markers, boundaries, s, e, tstarts, tends
+        )
         return _SentenceAnalysis(s, e, text[s:e], cues, reaches, alt_groups)
 
     def _make_cue(self, text: str, s: int, e: int, m: _Match) -> _CueHit:
@@ -1062,6 +1143,7 @@ class Engine:
         parts: list[tuple[int, int, str]] = []
         start, sep = i, ""
         k = i
+        coord_first = self._coord._phrases
         while k < j:
             low = toks[k].low
             if (
@@ -1071,7 +1153,7 @@ class Engine:
                 if close is not None:
                     k = close + 1
                     continue
-            n = self._coord.match_at(toks, k, j)
+            n = self._coord.match_at(toks, k, j) if low in coord_first else 0
             if low == ",":
                 parts.append((start, k, sep))
                 # ", and" / ", or": the coordinator is the separator
@@ -1120,6 +1202,7 @@ class Engine:
                 i += self._strip_leading.match_at(toks, i, j)
         k = i
         limit = self.resources.targets.max_tokens
+        multi_breakers = self._breakers.multi_starts
         while k < j and k - i < limit:
             tok = toks[k]
             if tok.punct and tok.low not in ("%", "'", "’", "/", "+", "#"):
@@ -1134,7 +1217,7 @@ class Engine:
                 continue
             if tok.low in self._breakers or (k > i and tok.low in self._verbs):
                 break
-            if k > i and self._breakers.match_at(toks, k, j) > 1:
+            if k > i and tok.low in multi_breakers and self._breakers.match_at(toks, k, j) > 1:
                 break
             k += 1
         while k > i:
@@ -1179,7 +1262,9 @@ class Engine:
             )
         ):
             return None  # "bothering Karen", "overdoing it": a verb with its object
-        person = next((m for m in range(i, k) if self._is_person(toks, m)), None)
+        person = None
+        if not self._PERSON_WORDS.isdisjoint([t.low for t in toks[i:k]]):
+            person = next((m for m in range(i, k) if self._is_person(toks, m)), None)
         if person is not None:
             # "a fall he incurred": the noun phrase ends before the clause; "I believe he": none
             k = person
@@ -1228,6 +1313,7 @@ class Engine:
         return (s, rest[1]) if rest is not None and rest[0] == e + 1 else np
 
     _PERSONS = frozenset({"he", "she", "we", "they", "you", "it"})
+    _PERSON_WORDS = _PERSONS | {"i"}  # what _is_person can say yes to
     _OBJECT_START = frozenset(
         {"the", "a", "an", "his", "her", "their", "my", "your", "our", "it", "him", "them", "me", "us"}
     )
@@ -1522,12 +1608,12 @@ class Engine:
         boundaries: list[tuple[int, int, str]],
         s: int,
         e: int,
+        tstarts: list[int],
+        tends: list[int],
     ) -> list[_AltGroup]:
         if not markers:
             return []
         groups = []
-        tstarts = [t.start for t in toks]
-        tends = [t.end for t in toks]
         for m in markers:
             left_b = max((b[1] for b in boundaries if b[1] <= m.start), default=s)
             right_b = min((b[0] for b in boundaries if b[0] >= m.end), default=e)
