@@ -828,9 +828,11 @@ class _WordList(frozenset):
         phrases = self._phrases.get(toks[i].low)
         if phrases is None:
             return 0
-        for phrase in phrases:
+        for phrase in phrases:  # longest first; the first token is the key
             n = len(phrase)
-            if i + n <= stop and all(toks[i + k].low == phrase[k] for k in range(n)):
+            if n == 1:
+                return 1
+            if i + n <= stop and all(toks[i + k].low == phrase[k] for k in range(1, n)):
                 return n
         return 0
 
@@ -1123,15 +1125,16 @@ class Engine:
         if i < j and self._subjects.match_at(toks, i, j):
             return True
         # a participle right after a noun ("rales or rhonchi noted") does not start a clause
-        return any(
-            toks[k].low in self._verbs
-            and not (
+        verbs = self._verbs
+        for k in range(i, j):
+            low = toks[k].low
+            if low in verbs and not (
                 k > i
-                and toks[k].low not in self._copulas
+                and low not in self._copulas
                 and self._strip_trailing.match_at(toks, k, k + 1)
-            )
-            for k in range(i, j)
-        )
+            ):
+                return True
+        return False
 
     @staticmethod
     def _coord_kind(tok: _Tok) -> str:
@@ -1393,6 +1396,7 @@ class Engine:
         ] = []  # start, end, cut by a preposition, lone adjective
         has_coord = any(sep in ("and", "or") for _, _, sep in parts)
         prev_cut = False
+        modifier_words, adjective_suffixes = self._modifier_words, self._adjective_suffixes
         max_part = self.resources.targets.max_conjunct_tokens
         for idx, (a, b, sep) in enumerate(parts):
             if a >= b:
@@ -1438,7 +1442,10 @@ class Engine:
                 np = self._named_reading(toks, np, b)
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
             prev_cut = cut_by_breaker
-            modifiers_only = all(self._is_modifier(toks[k]) for k in range(np[0], np[1]))
+            modifiers_only = all(
+                t.low in modifier_words or (len(t.low) > 4 and t.low.endswith(adjective_suffixes))
+                for t in toks[np[0] : np[1]]
+            )  # _is_modifier of each token
             if out and out[-1][3] and sep in ("and", "or", "comma") and not modifiers_only:
                 # "mediastinal or hilar lymphadenopathy", "no acute alveolar or interstitial
                 # infiltrates", "left midlung and left basilar atelectasis": conjuncts made only of
@@ -1507,9 +1514,11 @@ class Engine:
         """ "the most likely etiology of his pain is constipation": the hedge is on what follows the
         copula, not on the pain."""
         s, e = np
+        if e >= b or toks[e].low not in self._copulas:
+            return np
         words = [t.low for t in toks[s:e]]
         head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
-        if head not in self._READING_HEADS or e >= b or toks[e].low not in self._copulas:
+        if head not in self._READING_HEADS:
             return np
         after = self._noun_phrase(toks, e + 1, b)
         return after if after is not None else np
