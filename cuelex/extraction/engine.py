@@ -832,8 +832,12 @@ class _WordList(frozenset):
             n = len(phrase)
             if n == 1:
                 return 1
-            if i + n <= stop and all(toks[i + k].low == phrase[k] for k in range(1, n)):
-                return n
+            if i + n <= stop:
+                for k in range(1, n):
+                    if toks[i + k].low != phrase[k]:
+                        break
+                else:
+                    return n
         return 0
 
     def match_ending_at(self, toks: Sequence[_Tok], j: int, lo: int = 0) -> int:
@@ -912,6 +916,7 @@ class Engine:
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
         self._non_targets = frozenset(w.lower() for w in t.non_targets)
+        self._non_target_or_modifier = self._non_targets | self._modifier_words
         # target text -> _modifier_only
         self._modifier_memo: BoundedMemo[str, bool] = BoundedMemo(_MEMO_MAX_ENTRIES)
 
@@ -1002,11 +1007,22 @@ class Engine:
         toks = []
         # no look-behind: the same tokens as text[s:e]; on ASCII (less the characters the two
         # engines' \s disagree on) the stdlib engine finds the same tokens, faster
-        plain = text[s:e].isascii() and _NOT_PLAIN_ASCII.search(text, s, e) is None
-        for m in (_TOKEN_ASCII if plain else _TOKEN).finditer(text, s, e):
-            low = m.group().lower()
-            c = low[0]
-            toks.append(_Tok(m.start(), m.end(), low, not (c.isalnum() or c == "_")))
+        if text[s:e].isascii() and _NOT_PLAIN_ASCII.search(text, s, e) is None:
+            # every non-space character is in a token, so a token starts at the first place
+            # at or after the previous token's end where its text occurs
+            pos = s
+            find = text.find
+            for word in _TOKEN_ASCII.findall(text, s, e):
+                start = find(word, pos)
+                pos = start + len(word)
+                low = word.lower()
+                c = low[0]
+                toks.append(_Tok(start, pos, low, not (c.isalnum() or c == "_")))
+        else:
+            for m in _TOKEN.finditer(text, s, e):
+                low = m.group().lower()
+                c = low[0]
+                toks.append(_Tok(m.start(), m.end(), low, not (c.isalnum() or c == "_")))
         tstarts = [t.start for t in toks]
         tends = [t.end for t in toks]
         cues: list[_CueHit] = []
@@ -1183,8 +1199,10 @@ class Engine:
             and (i == 0 or toks[i - 1].low in (".", ":", ";"))
         ):
             i += 2  # a list number ("2. Minimal bibasilar atelectasis") is not part of the target
+        strip_leading = self._strip_leading
+        leading_first = strip_leading._phrases  # first tokens of its items
         while i < j:
-            n = self._strip_leading.match_at(toks, i, j)
+            n = strip_leading.match_at(toks, i, j) if toks[i].low in leading_first else 0
             if n:
                 i += n
                 continue
@@ -1205,7 +1223,8 @@ class Engine:
                 i += self._strip_leading.match_at(toks, i, j)
         k = i
         limit = self.resources.targets.max_tokens
-        multi_breakers = self._breakers.multi_starts
+        breakers, verbs = self._breakers, self._verbs
+        multi_breakers = breakers.multi_starts
         while k < j and k - i < limit:
             tok = toks[k]
             if tok.punct and tok.low not in ("%", "'", "’", "/", "+", "#"):
@@ -1218,9 +1237,9 @@ class Engine:
             ):
                 k += 1  # "a moderate to large left pleural effusion": a range, not a preposition
                 continue
-            if tok.low in self._breakers or (k > i and tok.low in self._verbs):
+            if tok.low in breakers or (k > i and tok.low in verbs):
                 break
-            if k > i and tok.low in multi_breakers and self._breakers.match_at(toks, k, j) > 1:
+            if k > i and tok.low in multi_breakers and breakers.match_at(toks, k, j) > 1:
                 break
             k += 1
         while k > i:
@@ -1236,13 +1255,18 @@ class Engine:
             return None
         words = [t.low for t in toks[i:k] if not t.punct]
         changing = words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)
-        if not changing and (not words or all(w in self._non_targets or w.isdigit() for w in words)):
-            return None  # "informative", "follow-up": no clinical target
-        if (
-            not changing
-            and all(w in self._non_targets or w in self._modifier_words for w in words)
-            and any(w in self._non_targets for w in words)
+        non_targets = self._non_targets
+        plain = non_targets.isdisjoint(words)  # no non-target word (the usual case)
+        if not changing and (
+            not words
+            or (
+                "".join(words).isdigit()  # every word all digits (words are never empty)
+                if plain
+                else all(w in non_targets or w.isdigit() for w in words)
+            )
         ):
+            return None  # "informative", "follow-up": no clinical target
+        if not changing and not plain and self._non_target_or_modifier.issuperset(words):
             return None  # "additional treatment", "high clinical concern"
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
@@ -1276,7 +1300,7 @@ class Engine:
             if k <= i:
                 return None
             words = [t.low for t in toks[i:k] if not t.punct]
-            if not words or all(w in self._non_targets for w in words):
+            if not words or self._non_targets.issuperset(words):
                 return None
         if toks[i].low in self._verbs:
             return None
@@ -1442,10 +1466,14 @@ class Engine:
                 np = self._named_reading(toks, np, b)
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
             prev_cut = cut_by_breaker
-            modifiers_only = all(
-                t.low in modifier_words or (len(t.low) > 4 and t.low.endswith(adjective_suffixes))
-                for t in toks[np[0] : np[1]]
-            )  # _is_modifier of each token
+            modifiers_only = True  # _is_modifier of each token
+            for t in toks[np[0] : np[1]]:
+                low = t.low
+                if low not in modifier_words and not (
+                    len(low) > 4 and low.endswith(adjective_suffixes)
+                ):
+                    modifiers_only = False
+                    break
             if out and out[-1][3] and sep in ("and", "or", "comma") and not modifiers_only:
                 # "mediastinal or hilar lymphadenopathy", "no acute alveolar or interstitial
                 # infiltrates", "left midlung and left basilar atelectasis": conjuncts made only of
