@@ -35,7 +35,8 @@ from .sentences import SentenceSplitter
 log = logging.getLogger(__name__)
 
 _TOKEN = regex.compile(r"\w+(?:['’.\-]\w+)*|[^\w\s]", regex.V1)
-_TOKEN_ASCII = re.compile(_TOKEN.pattern)  # the same tokens on plain ASCII text (see below)
+# the same tokens on plain ASCII text (see Engine._analyze_sentence), words and marks apart
+_TOKEN_ASCII_PARTS = re.compile(r"(\w+(?:['’.\-]\w+)*)|([^\w\s])")
 _NOT_PLAIN_ASCII = re.compile(r"[\x1c-\x1f]")  # whitespace to the stdlib's \s, not to regex's
 _FLAGS = regex.IGNORECASE | regex.VERSION1
 
@@ -1007,17 +1008,19 @@ class Engine:
         toks = []
         # no look-behind: the same tokens as text[s:e]; on ASCII (less the characters the two
         # engines' \s disagree on) the stdlib engine finds the same tokens, faster
-        if text[s:e].isascii() and _NOT_PLAIN_ASCII.search(text, s, e) is None:
-            # every non-space character is in a token, so a token starts at the first place
-            # at or after the previous token's end where its text occurs
-            pos = s
-            find = text.find
-            for word in _TOKEN_ASCII.findall(text, s, e):
-                start = find(word, pos)
-                pos = start + len(word)
-                low = word.lower()
-                c = low[0]
-                toks.append(_Tok(start, pos, low, not (c.isalnum() or c == "_")))
+        sentence = text[s:e]
+        if sentence.isascii() and _NOT_PLAIN_ASCII.search(sentence) is None:
+            # lower-casing ASCII keeps every offset and token; every non-space character is in
+            # a token, so a token starts at the first place at or after the previous token's
+            # end where its text occurs; a word (first group) starts with a word character
+            low_sentence = sentence.lower()
+            find = low_sentence.find
+            pos = 0
+            for word, mark in _TOKEN_ASCII_PARTS.findall(low_sentence):
+                low = word or mark
+                start = find(low, pos)
+                pos = start + len(low)
+                toks.append(_Tok(s + start, s + pos, low, not word))
         else:
             for m in _TOKEN.finditer(text, s, e):
                 low = m.group().lower()
@@ -1101,7 +1104,7 @@ class Engine:
         alt_groups = self._alternative_groups(
             text, toks, alt_markers, boundaries, s, e, tstarts, tends
         )
-        return _SentenceAnalysis(s, e, text[s:e], cues, reaches, alt_groups)
+        return _SentenceAnalysis(s, e, sentence, cues, reaches, alt_groups)
 
     def _make_cue(self, text: str, s: int, e: int, m: _Match) -> _CueHit:
         entry = m.entry
