@@ -35,6 +35,9 @@ from .sentences import SentenceSplitter
 log = logging.getLogger(__name__)
 
 _TOKEN = regex.compile(r"\w+(?:['’.\-]\w+)*|[^\w\s]", regex.V1)
+# the same tokens on plain ASCII text (see Engine._analyze_sentence), words and marks apart
+_TOKEN_ASCII_PARTS = re.compile(r"(\w+(?:['’.\-]\w+)*)|([^\w\s])")
+_NOT_PLAIN_ASCII = re.compile(r"[\x1c-\x1f]")  # whitespace to the stdlib's \s, not to regex's
 _FLAGS = regex.IGNORECASE | regex.VERSION1
 
 # kinds of scan matches
@@ -388,8 +391,19 @@ class _Scanner:
         key = ids | self._anywhere_ids
         found = self._compiled.get(key)
         if found is None:
-            parts = [f"(?P<g{i}>{_wrap(*self.items[i])})" for i in sorted(key)]
-            found = self._compiled[key] = regex.compile("(?p)" + "|".join(parts), _FLAGS)
+            if not self.dispatch:  # reference path: the patterns as written, one alternation
+                parts = [f"(?P<g{i}>{_wrap(*self.items[i])})" for i in sorted(key)]
+                found = self._compiled[key] = regex.compile("(?p)" + "|".join(parts), _FLAGS)
+                return found
+            parts = [
+                f"(?P<g{i}>{_possessive_runs(_wrap(*self.items[i]))})" for i in sorted(key)
+            ]
+            # "|(?!)" never matches; it keeps ``regex`` from first searching the whole rest of
+            # the text for a literal that every match must contain (a "required string"), which
+            # made each failed match cost time linear in the text's length
+            found = self._compiled[key] = regex.compile(
+                "(?p)" + "|".join(parts) + "|(?!)", _FLAGS
+            )
         return found
 
     def _pattern_for(self, head: str) -> regex.Pattern | None:
@@ -442,6 +456,64 @@ class _Scanner:
             if m is not None and m.end() > start:
                 yield m
                 pos = m.end()
+
+
+_WORD_RUNS = ("\\w+", "[\\w-]+")  # runs made possessive before a required \s (see below)
+
+
+def _possessive_runs(pattern: str) -> str:
+    """``pattern`` with each ``\\w+`` / ``[\\w-]+`` that a required ``\\s`` follows made possessive.
+
+    What such a run gives back on backtracking is a word character or "-", which ``\\s`` never
+    matches, so no match is lost or gained (the POSIX longest match included); the engine just
+    stops retrying every shorter run, which made "if ... (?:[\\w-]+\\s+){0,3}? ..." patterns cost
+    tens of microseconds at every "if". Only runs outside character sets are touched, and only
+    before ``\\s`` that must match at least once (``\\s``, ``\\s+``, ``\\s+?``; not ``\\s*``).
+    """
+    out: list[str] = []
+    i = 0
+    n = len(pattern)
+    depth = 0  # character-set nesting (VERSION1 sets nest)
+    while i < n:
+        ch = pattern[i]
+        if depth == 0:
+            for run in _WORD_RUNS:
+                if pattern.startswith(run, i) and pattern.startswith("\\s", i + len(run)):
+                    after = pattern[i + len(run) + 2 : i + len(run) + 3]
+                    if after not in ("*", "?", "{"):
+                        out.append(run + "+")
+                        i += len(run)
+                        break
+            else:
+                if ch == "\\":
+                    out.append(pattern[i : i + 2])
+                    i += 2
+                    continue
+                if ch == "[":
+                    depth = 1
+                    out.append(ch)
+                    i += 1
+                    if pattern.startswith("^", i):
+                        out.append("^")
+                        i += 1
+                    if pattern.startswith("]", i):  # a literal "]" first in the set
+                        out.append("]")
+                        i += 1
+                    continue
+                out.append(ch)
+                i += 1
+            continue
+        if ch == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def _trie(alternatives: Iterable[str]) -> str:
@@ -740,6 +812,10 @@ class _WordList(frozenset):
         self = super().__new__(cls, (k for k, v in phrases.items() if any(len(p) == 1 for p in v)))
         self._phrases = phrases
         self._items = items
+        # the longest item in tokens (match_ending_at looks no further back), and the first
+        # tokens of items of two or more tokens (a quick "no longer item starts here")
+        self._longest = max((len(p) for v in phrases.values() for p in v), default=0)
+        self.multi_starts = frozenset(k for k, v in phrases.items() if len(v[0]) > 1)
         return self
 
     def __reduce__(self):  # type: ignore[override]
@@ -753,18 +829,25 @@ class _WordList(frozenset):
         phrases = self._phrases.get(toks[i].low)
         if phrases is None:
             return 0
-        for phrase in phrases:
+        for phrase in phrases:  # longest first; the first token is the key
             n = len(phrase)
-            if i + n <= stop and all(toks[i + k].low == phrase[k] for k in range(n)):
-                return n
+            if n == 1:
+                return 1
+            if i + n <= stop:
+                for k in range(1, n):
+                    if toks[i + k].low != phrase[k]:
+                        break
+                else:
+                    return n
         return 0
 
     def match_ending_at(self, toks: Sequence[_Tok], j: int, lo: int = 0) -> int:
         """Length of the longest item ending at ``toks[j-1]`` (0 if none)."""
         best = 0
-        for n in range(1, min(6, j - lo) + 1):
+        phrases = self._phrases
+        for n in range(1, min(6, self._longest, j - lo) + 1):
             i = j - n
-            for phrase in self._phrases.get(toks[i].low, ()):
+            for phrase in phrases.get(toks[i].low, ()):
                 if len(phrase) == n and all(toks[i + k].low == phrase[k] for k in range(n)):
                     best = n
         return best
@@ -834,6 +917,7 @@ class Engine:
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
         self._non_targets = frozenset(w.lower() for w in t.non_targets)
+        self._non_target_or_modifier = self._non_targets | self._modifier_words
         # target text -> _modifier_only
         self._modifier_memo: BoundedMemo[str, bool] = BoundedMemo(_MEMO_MAX_ENTRIES)
 
@@ -922,10 +1006,26 @@ class Engine:
         self, text: str, s: int, e: int, matches: list[_Match]
     ) -> _SentenceAnalysis:
         toks = []
-        for m in _TOKEN.finditer(text, s, e):  # no look-behind: the same tokens as text[s:e]
-            low = m.group().lower()
-            c = low[0]
-            toks.append(_Tok(*m.span(), low, not (c.isalnum() or c == "_")))
+        # no look-behind: the same tokens as text[s:e]; on ASCII (less the characters the two
+        # engines' \s disagree on) the stdlib engine finds the same tokens, faster
+        sentence = text[s:e]
+        if sentence.isascii() and _NOT_PLAIN_ASCII.search(sentence) is None:
+            # lower-casing ASCII keeps every offset and token; every non-space character is in
+            # a token, so a token starts at the first place at or after the previous token's
+            # end where its text occurs; a word (first group) starts with a word character
+            low_sentence = sentence.lower()
+            find = low_sentence.find
+            pos = 0
+            for word, mark in _TOKEN_ASCII_PARTS.findall(low_sentence):
+                low = word or mark
+                start = find(low, pos)
+                pos = start + len(low)
+                toks.append(_Tok(s + start, s + pos, low, not word))
+        else:
+            for m in _TOKEN.finditer(text, s, e):
+                low = m.group().lower()
+                c = low[0]
+                toks.append(_Tok(m.start(), m.end(), low, not (c.isalnum() or c == "_")))
         tstarts = [t.start for t in toks]
         tends = [t.end for t in toks]
         cues: list[_CueHit] = []
@@ -1001,8 +1101,10 @@ class Engine:
                             toks[part_end - 1].end,
                         )
                     )
-        alt_groups = self._alternative_groups(text, toks, alt_markers, boundaries, s, e)
-        return _SentenceAnalysis(s, e, text[s:e], cues, reaches, alt_groups)
+        alt_groups = self._alternative_groups(
+            text, toks, alt_markers, boundaries, s, e, tstarts, tends
+        )
+        return _SentenceAnalysis(s, e, sentence, cues, reaches, alt_groups)
 
     def _make_cue(self, text: str, s: int, e: int, m: _Match) -> _CueHit:
         entry = m.entry
@@ -1042,15 +1144,16 @@ class Engine:
         if i < j and self._subjects.match_at(toks, i, j):
             return True
         # a participle right after a noun ("rales or rhonchi noted") does not start a clause
-        return any(
-            toks[k].low in self._verbs
-            and not (
+        verbs = self._verbs
+        for k in range(i, j):
+            low = toks[k].low
+            if low in verbs and not (
                 k > i
-                and toks[k].low not in self._copulas
+                and low not in self._copulas
                 and self._strip_trailing.match_at(toks, k, k + 1)
-            )
-            for k in range(i, j)
-        )
+            ):
+                return True
+        return False
 
     @staticmethod
     def _coord_kind(tok: _Tok) -> str:
@@ -1062,6 +1165,7 @@ class Engine:
         parts: list[tuple[int, int, str]] = []
         start, sep = i, ""
         k = i
+        coord_first = self._coord._phrases
         while k < j:
             low = toks[k].low
             if (
@@ -1071,7 +1175,7 @@ class Engine:
                 if close is not None:
                     k = close + 1
                     continue
-            n = self._coord.match_at(toks, k, j)
+            n = self._coord.match_at(toks, k, j) if low in coord_first else 0
             if low == ",":
                 parts.append((start, k, sep))
                 # ", and" / ", or": the coordinator is the separator
@@ -1098,8 +1202,10 @@ class Engine:
             and (i == 0 or toks[i - 1].low in (".", ":", ";"))
         ):
             i += 2  # a list number ("2. Minimal bibasilar atelectasis") is not part of the target
+        strip_leading = self._strip_leading
+        leading_first = strip_leading._phrases  # first tokens of its items
         while i < j:
-            n = self._strip_leading.match_at(toks, i, j)
+            n = strip_leading.match_at(toks, i, j) if toks[i].low in leading_first else 0
             if n:
                 i += n
                 continue
@@ -1120,6 +1226,8 @@ class Engine:
                 i += self._strip_leading.match_at(toks, i, j)
         k = i
         limit = self.resources.targets.max_tokens
+        breakers, verbs = self._breakers, self._verbs
+        multi_breakers = breakers.multi_starts
         while k < j and k - i < limit:
             tok = toks[k]
             if tok.punct and tok.low not in ("%", "'", "’", "/", "+", "#"):
@@ -1132,9 +1240,9 @@ class Engine:
             ):
                 k += 1  # "a moderate to large left pleural effusion": a range, not a preposition
                 continue
-            if tok.low in self._breakers or (k > i and tok.low in self._verbs):
+            if tok.low in breakers or (k > i and tok.low in verbs):
                 break
-            if k > i and self._breakers.match_at(toks, k, j) > 1:
+            if k > i and tok.low in multi_breakers and breakers.match_at(toks, k, j) > 1:
                 break
             k += 1
         while k > i:
@@ -1150,13 +1258,18 @@ class Engine:
             return None
         words = [t.low for t in toks[i:k] if not t.punct]
         changing = words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)
-        if not changing and (not words or all(w in self._non_targets or w.isdigit() for w in words)):
-            return None  # "informative", "follow-up": no clinical target
-        if (
-            not changing
-            and all(w in self._non_targets or w in self._modifier_words for w in words)
-            and any(w in self._non_targets for w in words)
+        non_targets = self._non_targets
+        plain = non_targets.isdisjoint(words)  # no non-target word (the usual case)
+        if not changing and (
+            not words
+            or (
+                "".join(words).isdigit()  # every word all digits (words are never empty)
+                if plain
+                else all(w in non_targets or w.isdigit() for w in words)
+            )
         ):
+            return None  # "informative", "follow-up": no clinical target
+        if not changing and not plain and self._non_target_or_modifier.issuperset(words):
             return None  # "additional treatment", "high clinical concern"
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
@@ -1179,7 +1292,9 @@ class Engine:
             )
         ):
             return None  # "bothering Karen", "overdoing it": a verb with its object
-        person = next((m for m in range(i, k) if self._is_person(toks, m)), None)
+        person = None
+        if not self._PERSON_WORDS.isdisjoint([t.low for t in toks[i:k]]):
+            person = next((m for m in range(i, k) if self._is_person(toks, m)), None)
         if person is not None:
             # "a fall he incurred": the noun phrase ends before the clause; "I believe he": none
             k = person
@@ -1188,7 +1303,7 @@ class Engine:
             if k <= i:
                 return None
             words = [t.low for t in toks[i:k] if not t.punct]
-            if not words or all(w in self._non_targets for w in words):
+            if not words or self._non_targets.issuperset(words):
                 return None
         if toks[i].low in self._verbs:
             return None
@@ -1228,6 +1343,7 @@ class Engine:
         return (s, rest[1]) if rest is not None and rest[0] == e + 1 else np
 
     _PERSONS = frozenset({"he", "she", "we", "they", "you", "it"})
+    _PERSON_WORDS = _PERSONS | {"i"}  # what _is_person can say yes to
     _OBJECT_START = frozenset(
         {"the", "a", "an", "his", "her", "their", "my", "your", "our", "it", "him", "them", "me", "us"}
     )
@@ -1307,6 +1423,7 @@ class Engine:
         ] = []  # start, end, cut by a preposition, lone adjective
         has_coord = any(sep in ("and", "or") for _, _, sep in parts)
         prev_cut = False
+        modifier_words, adjective_suffixes = self._modifier_words, self._adjective_suffixes
         max_part = self.resources.targets.max_conjunct_tokens
         fronted = False
         for idx, (a, b, sep) in enumerate(parts):
@@ -1376,7 +1493,14 @@ class Engine:
                 np = self._named_reading(toks, np, b)
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
             prev_cut = cut_by_breaker
-            modifiers_only = all(self._is_modifier(toks[k]) for k in range(np[0], np[1]))
+            modifiers_only = True  # _is_modifier of each token
+            for t in toks[np[0] : np[1]]:
+                low = t.low
+                if low not in modifier_words and not (
+                    len(low) > 4 and low.endswith(adjective_suffixes)
+                ):
+                    modifiers_only = False
+                    break
             if out and out[-1][3] and sep in ("and", "or", "comma") and not modifiers_only:
                 # "mediastinal or hilar lymphadenopathy", "no acute alveolar or interstitial
                 # infiltrates", "left midlung and left basilar atelectasis": conjuncts made only of
@@ -1456,6 +1580,8 @@ class Engine:
         """ "the most likely etiology of his pain is constipation": the hedge is on what follows the
         copula, not on the pain."""
         s, e = np
+        if e >= b or (toks[e].low not in self._copulas and toks[e].low not in ("would", "could", "might")):
+            return np
         words = [t.low for t in toks[s:e]]
         head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
         if e + 1 < b and toks[e].low in ("would", "could", "might") and toks[e + 1].low == "be":
@@ -1581,12 +1707,12 @@ class Engine:
         boundaries: list[tuple[int, int, str]],
         s: int,
         e: int,
+        tstarts: list[int],
+        tends: list[int],
     ) -> list[_AltGroup]:
         if not markers:
             return []
         groups = []
-        tstarts = [t.start for t in toks]
-        tends = [t.end for t in toks]
         for m in markers:
             left_b = max((b[1] for b in boundaries if b[1] <= m.start), default=s)
             right_b = min((b[0] for b in boundaries if b[0] >= m.end), default=e)

@@ -36,6 +36,9 @@ _SPACE_CLASS = "".join(sorted(_LINE_SPACE | {"\n"})).encode("unicode_escape").de
 # sentence-final punctuation before what ``regex`` calls whitespace (plain character classes:
 # the stdlib engine finds the same matches, faster)
 _TERMINAL = re.compile(r"[.!?]+[\"')\]]*(?=[" + _SPACE_CLASS + "])")
+# the same, with the first character after the whitespace that follows (group 1; no match when
+# only whitespace follows): the stdlib's \s is str.isspace
+_TERMINAL_NEXT = re.compile(_TERMINAL.pattern + r"(?=\s*(.))", re.DOTALL)
 _LINE = re.compile(r"\n")
 
 
@@ -161,14 +164,9 @@ class SentenceSplitter:
         return bool(letters) and (line.endswith(":") or all(c.isupper() for c in letters))
 
     def _punct_cuts(self, text: str, cuts: set[int]) -> None:
-        for m in _TERMINAL.finditer(text):
-            end = m.end()
-            nxt = end
-            while nxt < len(text) and text[nxt].isspace():
-                nxt += 1
-            if nxt >= len(text):
-                continue
-            following = text[nxt]
+        for m in _TERMINAL_NEXT.finditer(text):
+            following = m.group(1)
+            nxt = m.start(1)
             if not (following.isupper() or following.isdigit() or following in "-•*▪◦·\"'(["):
                 continue
             mark = text[m.start()]
@@ -210,7 +208,13 @@ class SentenceSplitter:
 
     def _header_cuts(self, text: str, cuts: set[int]) -> None:
         header = self._header_colon  # anchored at a line start: tried at each line start only
+        if ":" not in text:
+            return
+        find = text.find
         for x in itertools.chain((0,), (m.end() for m in _LINE.finditer(text))):
+            eol = find("\n", x)
+            if find(":", x, eol if eol >= 0 else len(text)) < 0:
+                continue  # no colon on this line: no header
             m = header.match(text, x)
             if m is None:
                 continue
