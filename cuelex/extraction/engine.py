@@ -1196,10 +1196,41 @@ class Engine:
 
     _CHANGE = regex.compile(
         r"(?:(?:does|do|did|has|have)\s+not\s+|(?:doesn|don|didn|hasn|haven)['’]t\s+|fails?\s+to\s+)"
-        r"(?:improve|resolve|get\s+better|go\s+away|subside)\b"
+        r"(?:improved?|resolved?|get\s+better|gotten\s+better|go\s+away|gone\s+away|subsided?)\b"
         r"|(?:worsen|persist|return|recur|develop|continue|progress|get\s+worse|come\s+back)s?\b",
         regex.IGNORECASE,
     )
+
+    _CONDITIONALS = frozenset({"if", "unless"})
+    _NOT_IMPROVING = regex.compile(
+        r"(?:(?:does|do|did)\s+not\s+|(?:doesn|don|didn)['’]t\s+|fails?\s+to\s+)"
+        r"(?:improve|get\s+better|respond|recover)\b"
+        r"|(?:(?:has|have)\s+not\s+|(?:hasn|haven)['’]t\s+)(?:improved|gotten\s+better|responded|recovered)\b"
+        r"|(?:is|are)\s+(?:not|no)\s+(?:better|improved|improving)\b|(?:isn|aren)['’]t\s+(?:better|improved|improving)\b"
+        r"|(?:continues?|keeps?)\s+to\s+(?:worsen|decline|deteriorate)\b|(?:worsens|deteriorates|declines)\b",
+        regex.IGNORECASE,
+    )
+
+    def _condition_predicate(self, toks: Sequence[_Tok], i: int, b: int) -> tuple[int, int] | None:
+        """ "if he fails to improve", "if she does not get better": with the patient as the subject
+        of a condition on their course, the course itself is the contingency, so the predicate is
+        the target (there is no finding noun to take)."""
+        if i == 0 or toks[i - 1].low not in self._CONDITIONALS or i >= b:
+            return None
+        k = i
+        if toks[k].low in ("the", "this") and k + 1 < b and toks[k + 1].low in ("patient", "pt", "child"):
+            k += 2
+        elif self._is_person(toks, k) and toks[k].low not in ("we", "it"):
+            k += 1
+        else:
+            return None
+        # the predicate may run past the scope: its own "not" is a cue that ends the scope
+        words = " ".join(t.low for t in toks[k : k + 4])
+        m = self._NOT_IMPROVING.match(words)
+        if m is None:
+            return None
+        n = len(m.group(0).split())
+        return (k, k + n) if k + n <= len(toks) else None
 
     def _changes_state(self, toks: Sequence[_Tok], k: int, j: int) -> bool:
         """ "if his symptoms do not improve", "unless new symptoms develop": the patient's symptoms
@@ -1343,6 +1374,9 @@ class Engine:
                     # "fullness consistent with adenopathy and bilateral interstitial opacities":
                     # the hedge is on the reading, the later observation is stated plainly
                     break
+            elif np is None and idx == 0 and (pred := self._condition_predicate(toks, i, b)):
+                out.append((pred[0], pred[1], False, False))
+                break
             elif np is None:
                 k = self._example_start(toks, a, b)
                 np = self._noun_phrase(toks, k, b) if k is not None else None

@@ -1,0 +1,115 @@
+"""Hedge frames found by mining unlabelled reports and notes (benchmark/hedge_coverage.py) that
+cuelex left without a pair, with what each rule must not touch. Every sentence is our own wording."""
+
+from __future__ import annotations
+
+import pytest
+
+import cuelex
+
+
+def pairs_of(text: str) -> list[tuple[str, str, str]]:
+    return [(p.cue_text, p.target_text, p.level.value) for p in cuelex.extract(text)]
+
+
+def targets_of(text: str) -> list[tuple[str, str]]:
+    return [(p.target_text, p.level.value) for p in cuelex.extract(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a modal or "possibly" in front of a UL2 phrase leaves a possibility (UL3), not UL2
+        ("Basilar streaks that may be consistent with atelectasis.", [("atelectasis", "UL3")]),
+        ("The effusion could be compatible with heart failure.", [("heart failure", "UL3")]),
+        ("Nodular density, possibly compatible with a granuloma.", [("granuloma", "UL3")]),
+        ("Lucency might also be consistent with a small pneumothorax.", [("small pneumothorax", "UL3")]),
+        # the plain and the strengthened UL2 phrases are untouched
+        ("Opacity consistent with pneumonia.", [("pneumonia", "UL2")]),
+        ("Findings most consistent with edema.", [("edema", "UL2")]),
+    ],
+)
+def test_modal_before_a_probable_phrase(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Pulmonary hemorrhage would be a consideration given the history.", [("Pulmonary hemorrhage", "UL3")]),
+        ("Drug-induced pneumonitis is another consideration.", [("Drug-induced pneumonitis", "UL3")]),
+        ("Reticular opacities, with early fibrosis also a possibility.", [("early fibrosis", "UL3")]),
+        ("Lymphoma could also be a possibility.", [("Lymphoma", "UL3")]),
+        ("Septic emboli are also in the differential.", [("Septic emboli", "UL3")]),
+        ("Diagnostic considerations include infection and hemorrhage.", [("infection", "UL3"), ("hemorrhage", "UL3")]),
+        # a plan offered as a possibility is no finding; "considering" a plan is no hedge
+        ("It would be a consideration to obtain a CT.", []),
+        ("Another possibility is to repeat the film in a week.", []),
+        ("Considering her age, the heart size is normal.", []),
+    ],
+)
+def test_considerations_and_the_differential(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Volume overload could have this appearance.", [("Volume overload", "UL3")]),
+        ("Early consolidation can produce a similar appearance.", [("Early consolidation", "UL3")]),
+        ("Pleural thickening might account for these findings.", [("Pleural thickening", "UL3")]),
+        # "this appearance" as plain description: nothing to hedge
+        ("The mass has this appearance on every prior exam.", []),
+    ],
+)
+def test_a_condition_that_could_look_the_same(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My main concern is for a septic joint.", [("septic joint", "UL3")]),
+        ("The concern was that he may have a pulmonary embolus.", [("pulmonary embolus", "UL3")]),
+        ("I am worried he has developed a deep vein thrombosis.", [("deep vein thrombosis", "UL3")]),
+        ("We are concerned that she is having ongoing bleeding.", [("ongoing bleeding", "UL3")]),
+        # the patient's or family's worry, or a worry about a plan, is no hedge on a finding
+        ("He is worried that he has gained weight.", []),
+        ("His mother's concern is that the medicine is costly.", []),
+        ("I am concerned that the pharmacy is closed on weekends.", []),
+    ],
+)
+def test_the_clinicians_concern(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the patient as subject of a condition on the course: the predicate is the target
+        ("If he fails to improve, we will get an MRI.", [("If", "fails to improve", "UL5")]),
+        ("If she does not improve with therapy, she will call.", [("If", "does not improve", "UL5")]),
+        ("If the patient is not better by Monday, repeat the labs.", [("If", "is not better", "UL5")]),
+        ("Continue the antibiotic unless he continues to worsen.", [("unless", "continues to worsen", "UL5")]),
+        ("If he doesn't get better with rest, call the office.", [("If", "doesn't get better", "UL5")]),
+        # a finding that has not improved (perfect tense) and one that gets more severe
+        ("If the knee swelling has not improved, we will aspirate.", [("If", "knee swelling", "UL5")]),
+        ("Call sooner if her headaches become more frequent.", [("if", "headaches", "UL5")]),
+    ],
+)
+def test_conditions_on_the_course(text: str, expected: list) -> None:
+    assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If it does not improve, call.",  # "it": no named referent
+        "If we cannot improve his pressure, we will refer him.",  # the clinician's action
+        "If she does not want surgery, we will continue therapy.",  # a preference, not the course
+        "If the splint is not comfortable, she may remove it at night.",  # a negation inside a condition
+        "She does not improve with rest.",  # no condition: a statement of the course
+    ],
+)
+def test_conditions_that_are_no_contingency(text: str) -> None:
+    assert [p for p in cuelex.extract(text) if p.level.value == "UL5"] == []
