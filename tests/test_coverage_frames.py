@@ -113,3 +113,55 @@ def test_conditions_on_the_course(text: str, expected: list) -> None:
 )
 def test_conditions_that_are_no_contingency(text: str) -> None:
     assert [p for p in cuelex.extract(text) if p.level.value == "UL5"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a decisive qualifier makes a generic head a proposition
+        ("IMPRESSION: No acute findings.", [("acute findings", "UL1")]),
+        ("No definite acute findings on this film.", [("acute findings", "HEDGED_ABSENT")]),
+        ("She reports no new symptoms since the last visit.", [("new symptoms", "UL1")]),
+        ("He will call if he has any recurrent symptoms.", [("recurrent symptoms", "UL5")]),
+        ("No acute changes are seen in the spine.", [("acute changes", "UL1")]),
+        # a generic head alone, or with a descriptive word, stays no target
+        ("No findings.", []),
+        ("No significant findings.", []),
+    ],
+)
+def test_qualified_generic_heads(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the status of the condition a pronoun stands for, hedged by appears / seems
+        ("Type 2 diabetes. This appears to be well controlled on metformin.", [("well controlled", "UL2")]),
+        ("Gout. It seems stable since the last flare.", [("stable", "UL2")]),
+        ("Asthma. This seems to be under good control.", [("under good control", "UL2")]),
+        # a finding compared with a prior study, or the status stated plainly: no pair
+        ("The old rib fracture appears stable.", []),
+        ("Her blood pressure is well controlled.", []),
+    ],
+)
+def test_status_of_a_condition(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a study recommended to show that a finding is stable or old: an evaluation target
+        ("Old films would help to establish stability of the nodule.", [("stability of the nodule", "UL5")]),
+        ("A three-month follow-up film is advised to confirm stability.", [("stability", "UL5")]),
+        ("Outside images could be obtained to determine the chronicity of the fracture.",
+         [("chronicity of the fracture", "UL5")]),
+        # a passive plan after a modal is no hedge on a finding
+        ("The density could be followed up with a repeat film.", []),
+        ("This may be further characterized by chest CT.", []),
+        ("The nodule has demonstrated stability over two years.", []),
+    ],
+)
+def test_studies_for_stability_and_passive_plans(text: str, expected: list) -> None:
+    assert targets_of(text) == expected

@@ -1149,7 +1149,9 @@ class Engine:
         if k <= i:
             return None
         words = [t.low for t in toks[i:k] if not t.punct]
-        changing = words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)
+        changing = (words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)) or (
+            len(words) > 1 and words[-1] in self._GENERIC_HEADS and self._DECISIVE.intersection(words[:-1])
+        )
         if not changing and (not words or all(w in self._non_targets or w.isdigit() for w in words)):
             return None  # "informative", "follow-up": no clinical target
         if (
@@ -1201,6 +1203,11 @@ class Engine:
         regex.IGNORECASE,
     )
 
+    # "no acute findings", "any recurrent symptoms": a decisive qualifier makes a generic head a
+    # proposition (an old finding or a past symptom may be present; a new or acute one is not)
+    _GENERIC_HEADS = frozenset({"findings", "finding", "symptoms", "symptom", "changes", "change"})
+    _DECISIVE = frozenset({"acute", "new", "active", "recurrent", "recurring", "worsening", "residual", "persistent"})
+
     _CONDITIONALS = frozenset({"if", "unless"})
     _NOT_IMPROVING = regex.compile(
         r"(?:(?:does|do|did)\s+not\s+|(?:doesn|don|didn)['’]t\s+|fails?\s+to\s+)"
@@ -1231,6 +1238,29 @@ class Engine:
             return None
         n = len(m.group(0).split())
         return (k, k + n) if k + n <= len(toks) else None
+
+    _SEEMING = frozenset({"appears", "appear", "seems", "seem", "to", "be"})
+    _STATUS = regex.compile(
+        r"(?:(?:very|fairly|reasonably|relatively|adequately|well|poorly|not\s+well)\s+)?"
+        r"(?:controlled|stable)\b|well-controlled\b|poorly-controlled\b|under\s+(?:good\s+)?control\b",
+        regex.IGNORECASE,
+    )
+
+    def _status_predicate(self, toks: Sequence[_Tok], i: int, b: int) -> tuple[int, int] | None:
+        """ "This appears to be well controlled", "It seems stable": in an assessment, the status of
+        the condition the pronoun stands for is the hedged proposition (a noun subject, as in "the
+        granuloma appears stable", is a comparison with a prior study and gives no pair)."""
+        m = i - 1
+        while m >= 0 and toks[m].low in self._SEEMING:
+            m -= 1
+        if m == i - 1 or m < 0 or toks[m].low not in ("this", "it", "which"):
+            return None
+        words = " ".join(t.low for t in toks[i : min(b, i + 4)])
+        found = self._STATUS.match(words)
+        if found is None:
+            return None
+        n = len(found.group(0).split())
+        return (i, i + n)
 
     def _changes_state(self, toks: Sequence[_Tok], k: int, j: int) -> bool:
         """ "if his symptoms do not improve", "unless new symptoms develop": the patient's symptoms
@@ -1374,6 +1404,9 @@ class Engine:
                     # "fullness consistent with adenopathy and bilateral interstitial opacities":
                     # the hedge is on the reading, the later observation is stated plainly
                     break
+            elif np is None and idx == 0 and (pred := self._status_predicate(toks, i, b)):
+                out.append((pred[0], pred[1], False, False))
+                break
             elif np is None and idx == 0 and (pred := self._condition_predicate(toks, i, b)):
                 out.append((pred[0], pred[1], False, False))
                 break
