@@ -16,6 +16,7 @@ target looks odd (a pronoun, a bare generic word) are counted too. No gold label
     .venv/bin/python benchmark/hedge_coverage.py --examples 3     # with example sentences
     .venv/bin/python benchmark/hedge_coverage.py --save /tmp/a.json
     .venv/bin/python benchmark/hedge_coverage.py --compare /tmp/a.json
+    .venv/bin/python benchmark/hedge_coverage.py --frames         # the decided frames only
 
 Example sentences are printed to the terminal only (the IU licence forbids copies in the project).
 """
@@ -89,6 +90,36 @@ _ODD_TARGETS = set(_FOLD) | {
     "issues", "problem", "problems", "things", "something", "anything", "one", "concerns",
 }
 HEDGED = {"HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5"}
+
+# The frames this script surfaced and issue 12 decided by the guidelines: (pattern, the level a pair
+# whose cue overlaps the match should have). ``--frames`` counts how many occurrences get that pair.
+FRAMES: dict[str, tuple[str, str]] = {
+    "modal / possibly + consistent with": (
+        r"\b(?:(?:may|might|could|can) (?:also )?be|possibly|perhaps) (?:consistent|compatible|in keeping) with", "UL3"),
+    "X would be / is another consideration": (
+        r"\b(?:(?:would|could|may|might) (?:also )?be (?:a|an|another)|is (?:also |still )?another|also (?:a|an))"
+        r" (?:possible |diagnostic )?(?:consideration|possibility)\b", "UL3"),
+    "diagnostic considerations include": (r"\b(?:diagnostic|primary|main) (?:considerations|possibilities) (?:would )?include", "UL3"),
+    "X is in the differential": (r"\b(?:is|are|remains?) (?:also )?(?:in|on|included in) the differential", "UL3"),
+    "X could have this appearance": (
+        r"\b(?:could|can|may|might|would) (?:also )?(?:have|give|produce|account for) (?:this|a similar|these) (?:appearance|findings?)", "UL3"),
+    "clinician's concern that / is for": (
+        r"\b(?:(?:I am|I'm|we are) (?:concerned|worried) (?:that )?(?:he|she|they) (?:has|have|may have|might have|is having)"
+        r"|concern (?:is|was) (?:for|that (?:he|she|they) (?:has|may have|might have)))", "UL3"),
+    "if + patient + does not improve": (
+        r"\b(?:if|unless) (?:he|she|they|you|the patient) (?:does not|doesn't|do not|don't|fails? to|is not|isn't|are not)"
+        r" (?:improve|get better|better)\b", "UL5"),
+    "if + finding + has not improved / becomes more": (
+        r"\b(?:if|unless) (?:his|her|their|your|the) [a-z]+(?: [a-z]+)? (?:(?:has|have) not (?:improved|resolved)"
+        r"|(?:become|becomes|gets|get) (?:more|increasingly) [a-z]+)", "UL5"),
+    "no / without + acute|new findings, symptoms": (
+        r"\b(?:no|without|denies(?: any)?|any) (?:definite )?(?:acute|new|active|recurrent|worsening) (?:findings?|symptoms?|changes)\b", "*"),
+    "this / it + appears|seems + controlled|stable": (
+        r"\b(?:this|it) (?:appears|seems)(?: to be)? (?:well[- ]controlled|well controlled|stable|under control|poorly controlled)", "UL2"),
+    "X would (also) be possible / unlikely": (r"\b[a-z]+ would (?:also )?be (?:possible|unlikely)\b", "*"),
+    "to establish / confirm stability, chronicity": (
+        r"\bto (?:establish|assess|confirm|determine|document|evaluate) (?:the )?(?:stability|chronicity)", "UL5"),
+}
 
 
 def _fold(tok: str) -> str:
@@ -177,6 +208,28 @@ def scan(examples: int = 0) -> dict:
     }
 
 
+def frame_counts() -> dict[str, list[int]]:
+    """For each decided frame: [occurrences, occurrences with a pair of the decided level on it]."""
+    rx = {name: re.compile(pat, re.I) for name, (pat, _lv) in FRAMES.items()}
+    out = {name: [0, 0] for name in FRAMES}
+    for doc_id, text in documents():
+        found = [(name, m) for name, r in rx.items() for m in r.finditer(text)]
+        if not found:
+            continue
+        pairs = cuelex.extract(text, doc_id=doc_id)
+        for name, m in found:
+            want = FRAMES[name][1]
+            out[name][0] += 1
+            # the pair's cue overlaps the frame, or (for a decisive qualifier) its target does
+            if any(
+                (p.level.value == want or (want == "*" and p.level.value != "ASSERTED"))
+                and (p.cue_start < m.end() and m.start() < p.cue_end or p.target_start < m.end() and m.start() < p.target_end)
+                for p in pairs
+            ):
+                out[name][1] += 1
+    return out
+
+
 def report(result: dict, top: int, previous: dict | None = None) -> None:
     prev_unc = (previous or {}).get("uncovered", {})
     prev_frames = (previous or {}).get("frames", {})
@@ -219,7 +272,14 @@ def main() -> None:
     parser.add_argument("--signal", help="list only the frames of this signal")
     parser.add_argument("--save", type=Path, help="write the counts (no text) as JSON")
     parser.add_argument("--compare", type=Path, help="JSON from --save to compare against")
+    parser.add_argument("--frames", action="store_true",
+                        help="only count the decided frames (occurrences, with the decided pair)")
     args = parser.parse_args()
+    if args.frames:
+        print("| frame | occurrences | with the decided pair |\n| --- | ---: | ---: |")
+        for name, (n, hit) in frame_counts().items():
+            print(f"| {name} | {n} | {hit} |")
+        return
     result = scan(args.examples)
     if args.signal:
         result["frames"] = {k: v for k, v in result["frames"].items() if k.split("\t")[0] == args.signal}

@@ -165,3 +165,19 @@ def test_status_of_a_condition(text: str, expected: list) -> None:
 )
 def test_studies_for_stability_and_passive_plans(text: str, expected: list) -> None:
     assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a conditional copula between the finding and a backward cue
+        ("Pulmonary infarct would be possible in this setting.", [("Pulmonary infarct", "UL3")]),
+        ("Empyema would be unlikely with this fluid.", [("Empyema", "HEDGED_ABSENT")]),
+        ("Sarcoidosis would also be possible.", [("Sarcoidosis", "UL3")]),
+        # a plan or a person before "would be unlikely to": no finding
+        ("Surgery would be unlikely to help.", []),
+        ("She would be unlikely to tolerate the procedure.", []),
+    ],
+)
+def test_conditional_copula_before_a_backward_cue(text: str, expected: list) -> None:
+    assert targets_of(text) == expected
