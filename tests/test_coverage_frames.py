@@ -142,6 +142,8 @@ def test_qualified_generic_heads(text: str, expected: list) -> None:
         ("Asthma. This seems to be under good control.", [("under good control", "UL2")]),
         # a finding compared with a prior study, or the status stated plainly: no pair
         ("The old rib fracture appears stable.", []),
+        ("This appears fairly stable compared with the last film.", []),
+        ("Wedge deformities which appear stable since the prior study.", []),
         ("Her blood pressure is well controlled.", []),
     ],
 )
@@ -161,6 +163,7 @@ def test_status_of_a_condition(text: str, expected: list) -> None:
         ("The density could be followed up with a repeat film.", []),
         ("This may be further characterized by chest CT.", []),
         ("The nodule has demonstrated stability over two years.", []),
+        ("Repeat films to confirm stability and roughly 3 months interval.", [("stability", "UL5")]),
     ],
 )
 def test_studies_for_stability_and_passive_plans(text: str, expected: list) -> None:
@@ -181,3 +184,27 @@ def test_studies_for_stability_and_passive_plans(text: str, expected: list) -> N
 )
 def test_conditional_copula_before_a_backward_cue(text: str, expected: list) -> None:
     assert targets_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "cue", "target"),
+    [
+        # the negation that governs "to suggest / to indicate" is the cue of the absent reading
+        ("No focal airspace disease to suggest pneumonia.", "No", "pneumonia"),
+        ("There is no mediastinal widening to indicate dissection.", "no", "dissection"),
+        ("Clear lungs without opacity to suggest aspiration.", "without", "aspiration"),
+    ],
+)
+def test_negation_is_the_cue_of_what_nothing_suggests(text: str, cue: str, target: str) -> None:
+    found = {p.target_text: p for p in cuelex.extract(text)}
+    p = found[target]
+    assert (p.cue_text, p.level.value) == (cue, "UL1")
+    assert text[p.cue_start : p.cue_end] == cue
+    start = text.index(target)
+    a = cuelex.assess(text, [(start, start + len(target))])[0]
+    assert a.cue is not None and (a.cue.text, a.cue.start) == (cue, p.cue_start)
+
+
+def test_plain_suggest_keeps_its_own_cue() -> None:
+    p = cuelex.extract("Patchy opacity suggests pneumonia.")[0]
+    assert (p.cue_text, p.level.value) == ("suggests", "UL2")

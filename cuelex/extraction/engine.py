@@ -656,6 +656,9 @@ class _CueHit:
     rule_id: str
     context_rule: str | None = None
     is_alternative: bool = False
+    # the span reported as the cue when a context rule hands the decision to an earlier negation
+    # ("no consolidation to suggest pneumonia": the cue is "no"); scope still runs from the hit
+    shown: tuple[int, int, str] | None = None
 
     @property
     def strength(self) -> float:
@@ -665,10 +668,11 @@ class _CueHit:
         return DEFAULT_STRENGTH[self.level]
 
     def as_cue(self) -> Cue:
+        start, end, text = self.shown or (self.start, self.end, self.text)
         return Cue(
-            text=self.text,
-            start=self.start,
-            end=self.end,
+            text=text,
+            start=start,
+            end=end,
             level=self.level,
             rule_id=self.rule_id,
             direction=self.direction,
@@ -1009,19 +1013,30 @@ class Engine:
         assert entry is not None
         level = entry.level
         ctx_id = None
+        shown = None
         for rule, before, after in self._context:
             if entry.id not in rule.cue_ids:
                 continue
-            if before is not None and not before.search(text, s, m.start):
+            hit = before.search(text, s, m.start) if before is not None else None
+            if before is not None and not hit:
                 continue
             if after is not None and not after.match(text, m.end, e):
                 continue
             level, ctx_id = rule.set_level, rule.id
+            if level is Level.UL1 and hit is not None:
+                # a negation earlier in the clause decides ("no edema to indicate heart failure"):
+                # it is the cue annotators and readers name, as "no evidence to suggest"
+                neg = self._NEGATION_WORD.match(text, hit.start(), m.start)
+                if neg is not None:
+                    shown = (neg.start(), neg.end(), neg.group(0))
             break
         direction = entry.direction
         return _CueHit(
-            m.start, m.end, text[m.start : m.end], level, direction, entry, entry.id, ctx_id
+            m.start, m.end, text[m.start : m.end], level, direction, entry, entry.id, ctx_id,
+            shown=shown,
         )
+
+    _NEGATION_WORD = regex.compile(r"no|without|negative\s+for", regex.IGNORECASE)
 
     @staticmethod
     def _directions(text: str, cue: _CueHit) -> tuple[Direction, ...]:
@@ -1240,6 +1255,7 @@ class Engine:
         return (k, k + n) if k + n <= len(toks) else None
 
     _SEEMING = frozenset({"appears", "appear", "seems", "seem", "to", "be"})
+    _COMPARED = frozenset({"compared", "from", "versus", "relative"})
     _STATUS = regex.compile(
         r"(?:(?:very|fairly|reasonably|relatively|adequately|well|poorly|not\s+well)\s+)?"
         r"(?:controlled|stable)\b|well-controlled\b|poorly-controlled\b|under\s+(?:good\s+)?control\b",
@@ -1249,17 +1265,20 @@ class Engine:
     def _status_predicate(self, toks: Sequence[_Tok], i: int, b: int) -> tuple[int, int] | None:
         """ "This appears to be well controlled", "It seems stable": in an assessment, the status of
         the condition the pronoun stands for is the hedged proposition (a noun subject, as in "the
-        granuloma appears stable", is a comparison with a prior study and gives no pair)."""
+        granuloma appears stable", is a comparison with a prior study and gives no pair). An empty
+        span means: a status compared with a prior study, no target at all."""
         m = i - 1
         while m >= 0 and toks[m].low in self._SEEMING:
             m -= 1
-        if m == i - 1 or m < 0 or toks[m].low not in ("this", "it", "which"):
+        if m == i - 1 or m < 0 or toks[m].low not in ("this", "it"):
             return None
         words = " ".join(t.low for t in toks[i : min(b, i + 4)])
         found = self._STATUS.match(words)
         if found is None:
             return None
         n = len(found.group(0).split())
+        if any(t.low in self._COMPARED for t in toks[i + n : i + n + 3]):
+            return (i, i)  # "this appears stable compared to the prior exam": images compared, no pair
         return (i, i + n)
 
     def _changes_state(self, toks: Sequence[_Tok], k: int, j: int) -> bool:
@@ -1375,6 +1394,10 @@ class Engine:
                     break
                 continue
             np = self._noun_phrase(toks, a, b)
+            if idx == 0 and (status := self._status_predicate(toks, i, j)):
+                if status[0] < status[1]:
+                    out.append((status[0], status[1], False, False))
+                break
             if idx == 0 and i > 0 and toks[i - 1].low in self._CLAUSE_TAKERS:
                 cop = self._subject_copula(toks, a, b)
                 if cop is not None:
@@ -1404,9 +1427,6 @@ class Engine:
                     # "fullness consistent with adenopathy and bilateral interstitial opacities":
                     # the hedge is on the reading, the later observation is stated plainly
                     break
-            elif np is None and idx == 0 and (pred := self._status_predicate(toks, i, b)):
-                out.append((pred[0], pred[1], False, False))
-                break
             elif np is None and idx == 0 and (pred := self._condition_predicate(toks, i, b)):
                 out.append((pred[0], pred[1], False, False))
                 break
@@ -1785,9 +1805,9 @@ class Engine:
                         sentence=sentence,
                         sentence_start=an.start,
                         sentence_end=an.end,
-                        cue_text=cue.text,
-                        cue_start=cue.start,
-                        cue_end=cue.end,
+                        cue_text=cue.shown[2] if cue.shown else cue.text,
+                        cue_start=cue.shown[0] if cue.shown else cue.start,
+                        cue_end=cue.shown[1] if cue.shown else cue.end,
                         level=level,
                         cue_level=cue.level,
                         rule_id=cue.rule_id,
