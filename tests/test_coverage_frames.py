@@ -92,6 +92,10 @@ def test_the_clinicians_concern(text: str, expected: list) -> None:
         ("If the patient is not better by Monday, repeat the labs.", [("If", "is not better", "UL5")]),
         ("Continue the antibiotic unless he continues to worsen.", [("unless", "continues to worsen", "UL5")]),
         ("If he doesn't get better with rest, call the office.", [("If", "doesn't get better", "UL5")]),
+        # telegraphic handoff notes drop the subject
+        ("- If fails to improve, consider MRI of the knee", [("If", "fails to improve", "UL5")]),
+        ("Recheck Monday; if not improving, start prednisone.", [("if", "not improving", "UL5")]),
+        ("If not better in 3 days, return to clinic.", [("If", "not better", "UL5")]),
         # a finding that has not improved (perfect tense) and one that gets more severe
         ("If the knee swelling has not improved, we will aspirate.", [("If", "knee swelling", "UL5")]),
         ("Call sooner if her headaches become more frequent.", [("if", "headaches", "UL5")]),
@@ -109,6 +113,8 @@ def test_conditions_on_the_course(text: str, expected: list) -> None:
         "If she does not want surgery, we will continue therapy.",  # a preference, not the course
         "If the splint is not comfortable, she may remove it at night.",  # a negation inside a condition
         "She does not improve with rest.",  # no condition: a statement of the course
+        "Compare with the outside films if not available today.",  # availability, not the course
+        "Continue the brace if not already done.",
     ],
 )
 def test_conditions_that_are_no_contingency(text: str) -> None:

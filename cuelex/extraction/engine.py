@@ -1229,23 +1229,25 @@ class Engine:
         r"(?:improve|get\s+better|respond|recover)\b"
         r"|(?:(?:has|have)\s+not\s+|(?:hasn|haven)['’]t\s+)(?:improved|gotten\s+better|responded|recovered)\b"
         r"|(?:is|are)\s+(?:not|no)\s+(?:better|improved|improving)\b|(?:isn|aren)['’]t\s+(?:better|improved|improving)\b"
-        r"|(?:continues?|keeps?)\s+to\s+(?:worsen|decline|deteriorate)\b|(?:worsens|deteriorates|declines)\b",
+        r"|(?:continues?|keeps?)\s+to\s+(?:worsen|decline|deteriorate)\b|(?:worsens|deteriorates|declines)\b"
+        r"|not\s+(?:improving|better|improved)\b",
         regex.IGNORECASE,
     )
 
-    def _condition_predicate(self, toks: Sequence[_Tok], i: int, b: int) -> tuple[int, int] | None:
-        """ "if he fails to improve", "if she does not get better": with the patient as the subject
-        of a condition on their course, the course itself is the contingency, so the predicate is
-        the target (there is no finding noun to take)."""
-        if i == 0 or toks[i - 1].low not in self._CONDITIONALS or i >= b:
+    def _condition_predicate(self, toks: Sequence[_Tok], i: int) -> tuple[int, int] | None:
+        """ "if he fails to improve", "if she does not get better", telegraphic "if not improving":
+        with the patient as the (possibly dropped) subject of a condition on their course, the
+        course itself is the contingency, so the predicate is the target (there is no finding
+        noun to take)."""
+        if i == 0 or i >= len(toks) or toks[i - 1].low not in self._CONDITIONALS:
             return None
         k = i
-        if toks[k].low in ("the", "this") and k + 1 < b and toks[k + 1].low in ("patient", "pt", "child"):
+        if toks[k].low in ("the", "this") and k + 1 < len(toks) and toks[k + 1].low in ("patient", "pt", "child"):
             k += 2
         elif self._is_person(toks, k) and toks[k].low not in ("we", "it"):
             k += 1
-        else:
-            return None
+        elif toks[k].low not in ("fails", "fail", "not"):
+            return None  # (telegraphic notes drop the subject: "If fails to improve, MRI")
         # the predicate may run past the scope: its own "not" is a cue that ends the scope
         words = " ".join(t.low for t in toks[k : k + 4])
         m = self._NOT_IMPROVING.match(words)
@@ -1381,6 +1383,9 @@ class Engine:
         hedge: bool = False,
     ) -> list[tuple[int, int]]:
         j = min(j, i + (scope or self.resources.targets.max_scope_tokens))
+        pred = self._condition_predicate(toks, i)
+        if pred is not None:
+            return [pred]  # "if he fails to improve": the course is the target (its "not" may end the scope)
         parts = self._split_conjuncts(toks, i, j)
         out: list[
             tuple[int, int, bool, bool]
@@ -1427,9 +1432,6 @@ class Engine:
                     # "fullness consistent with adenopathy and bilateral interstitial opacities":
                     # the hedge is on the reading, the later observation is stated plainly
                     break
-            elif np is None and idx == 0 and (pred := self._condition_predicate(toks, i, b)):
-                out.append((pred[0], pred[1], False, False))
-                break
             elif np is None:
                 k = self._example_start(toks, a, b)
                 np = self._noun_phrase(toks, k, b) if k is not None else None
