@@ -728,6 +728,9 @@ class _CueHit:
     rule_id: str
     context_rule: str | None = None
     is_alternative: bool = False
+    # the span reported as the cue when a context rule hands the decision to an earlier negation
+    # ("no consolidation to suggest pneumonia": the cue is "no"); scope still runs from the hit
+    shown: tuple[int, int, str] | None = None
 
     @property
     def strength(self) -> float:
@@ -737,10 +740,11 @@ class _CueHit:
         return DEFAULT_STRENGTH[self.level]
 
     def as_cue(self) -> Cue:
+        start, end, text = self.shown or (self.start, self.end, self.text)
         return Cue(
-            text=self.text,
-            start=self.start,
-            end=self.end,
+            text=text,
+            start=start,
+            end=end,
             level=self.level,
             rule_id=self.rule_id,
             direction=self.direction,
@@ -1111,19 +1115,30 @@ class Engine:
         assert entry is not None
         level = entry.level
         ctx_id = None
+        shown = None
         for rule, before, after in self._context:
             if entry.id not in rule.cue_ids:
                 continue
-            if before is not None and not before.search(text, s, m.start):
+            hit = before.search(text, s, m.start) if before is not None else None
+            if before is not None and not hit:
                 continue
             if after is not None and not after.match(text, m.end, e):
                 continue
             level, ctx_id = rule.set_level, rule.id
+            if level is Level.UL1 and hit is not None:
+                # a negation earlier in the clause decides ("no edema to indicate heart failure"):
+                # it is the cue annotators and readers name, as "no evidence to suggest"
+                neg = self._NEGATION_WORD.match(text, hit.start(), m.start)
+                if neg is not None:
+                    shown = (neg.start(), neg.end(), neg.group(0))
             break
         direction = entry.direction
         return _CueHit(
-            m.start, m.end, text[m.start : m.end], level, direction, entry, entry.id, ctx_id
+            m.start, m.end, text[m.start : m.end], level, direction, entry, entry.id, ctx_id,
+            shown=shown,
         )
+
+    _NEGATION_WORD = regex.compile(r"no|without|negative\s+for", regex.IGNORECASE)
 
     @staticmethod
     def _directions(text: str, cue: _CueHit) -> tuple[Direction, ...]:
@@ -1257,7 +1272,9 @@ class Engine:
         if k <= i:
             return None
         words = [t.low for t in toks[i:k] if not t.punct]
-        changing = words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)
+        changing = (words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)) or (
+            len(words) > 1 and words[-1] in self._GENERIC_HEADS and self._DECISIVE.intersection(words[:-1])
+        )
         non_targets = self._non_targets
         plain = non_targets.isdisjoint(words)  # no non-target word (the usual case)
         if not changing and (
@@ -1311,10 +1328,75 @@ class Engine:
 
     _CHANGE = regex.compile(
         r"(?:(?:does|do|did|has|have)\s+not\s+|(?:doesn|don|didn|hasn|haven)['’]t\s+|fails?\s+to\s+)"
-        r"(?:improve|resolve|get\s+better|go\s+away|subside)\b"
+        r"(?:improved?|resolved?|get\s+better|gotten\s+better|go\s+away|gone\s+away|subsided?)\b"
         r"|(?:worsen|persist|return|recur|develop|continue|progress|get\s+worse|come\s+back)s?\b",
         regex.IGNORECASE,
     )
+
+    # "no acute findings", "any recurrent symptoms": a decisive qualifier makes a generic head a
+    # proposition (an old finding or a past symptom may be present; a new or acute one is not)
+    _GENERIC_HEADS = frozenset({"findings", "finding", "symptoms", "symptom", "changes", "change"})
+    _DECISIVE = frozenset({"acute", "new", "active", "recurrent", "recurring", "worsening", "residual", "persistent"})
+
+    _CONDITIONALS = frozenset({"if", "unless"})
+    _NOT_IMPROVING = regex.compile(
+        r"(?:(?:does|do|did)\s+not\s+|(?:doesn|don|didn)['’]t\s+|fails?\s+to\s+)"
+        r"(?:improve|get\s+better|respond|recover)\b"
+        r"|(?:(?:has|have)\s+not\s+|(?:hasn|haven)['’]t\s+)(?:improved|gotten\s+better|responded|recovered)\b"
+        r"|(?:is|are)\s+(?:not|no)\s+(?:better|improved|improving)\b|(?:isn|aren)['’]t\s+(?:better|improved|improving)\b"
+        r"|(?:continues?|keeps?)\s+to\s+(?:worsen|decline|deteriorate)\b|(?:worsens|deteriorates|declines)\b"
+        r"|not\s+(?:improving|better|improved)\b",
+        regex.IGNORECASE,
+    )
+
+    def _condition_predicate(self, toks: Sequence[_Tok], i: int) -> tuple[int, int] | None:
+        """ "if he fails to improve", "if she does not get better", telegraphic "if not improving":
+        with the patient as the (possibly dropped) subject of a condition on their course, the
+        course itself is the contingency, so the predicate is the target (there is no finding
+        noun to take)."""
+        if i == 0 or i >= len(toks) or toks[i - 1].low not in self._CONDITIONALS:
+            return None
+        k = i
+        if toks[k].low in ("the", "this") and k + 1 < len(toks) and toks[k + 1].low in ("patient", "pt", "child"):
+            k += 2
+        elif self._is_person(toks, k) and toks[k].low not in ("we", "it"):
+            k += 1
+        elif toks[k].low not in ("fails", "fail", "not"):
+            return None  # (telegraphic notes drop the subject: "If fails to improve, MRI")
+        # the predicate may run past the scope: its own "not" is a cue that ends the scope
+        words = " ".join(t.low for t in toks[k : k + 4])
+        m = self._NOT_IMPROVING.match(words)
+        if m is None:
+            return None
+        n = len(m.group(0).split())
+        return (k, k + n) if k + n <= len(toks) else None
+
+    _SEEMING = frozenset({"appears", "appear", "seems", "seem", "to", "be"})
+    _COMPARED = frozenset({"compared", "from", "versus", "relative"})
+    _STATUS = regex.compile(
+        r"(?:(?:very|fairly|reasonably|relatively|adequately|well|poorly|not\s+well)\s+)?"
+        r"(?:controlled|stable)\b|well-controlled\b|poorly-controlled\b|under\s+(?:good\s+)?control\b",
+        regex.IGNORECASE,
+    )
+
+    def _status_predicate(self, toks: Sequence[_Tok], i: int, b: int) -> tuple[int, int] | None:
+        """ "This appears to be well controlled", "It seems stable": in an assessment, the status of
+        the condition the pronoun stands for is the hedged proposition (a noun subject, as in "the
+        granuloma appears stable", is a comparison with a prior study and gives no pair). An empty
+        span means: a status compared with a prior study, no target at all."""
+        m = i - 1
+        while m >= 0 and toks[m].low in self._SEEMING:
+            m -= 1
+        if m == i - 1 or m < 0 or toks[m].low not in ("this", "it"):
+            return None
+        words = " ".join(t.low for t in toks[i : min(b, i + 4)])
+        found = self._STATUS.match(words)
+        if found is None:
+            return None
+        n = len(found.group(0).split())
+        if any(t.low in self._COMPARED for t in toks[i + n : i + n + 3]):
+            return (i, i)  # "this appears stable compared to the prior exam": images compared, no pair
+        return (i, i + n)
 
     def _changes_state(self, toks: Sequence[_Tok], k: int, j: int) -> bool:
         """ "if his symptoms do not improve", "unless new symptoms develop": the patient's symptoms
@@ -1417,6 +1499,9 @@ class Engine:
         hedge: bool = False,
     ) -> list[tuple[int, int]]:
         j = min(j, i + (scope or self.resources.targets.max_scope_tokens))
+        pred = self._condition_predicate(toks, i)
+        if pred is not None:
+            return [pred]  # "if he fails to improve": the course is the target (its "not" may end the scope)
         parts = self._split_conjuncts(toks, i, j)
         out: list[
             tuple[int, int, bool, bool]
@@ -1438,6 +1523,10 @@ class Engine:
             if fronted:
                 idx, fronted = 0, False
             np = self._noun_phrase(toks, a, b)
+            if idx == 0 and (status := self._status_predicate(toks, i, j)):
+                if status[0] < status[1]:
+                    out.append((status[0], status[1], False, False))
+                break
             if idx == 0 and i > 0 and (
                 toks[i - 1].low in self._CLAUSE_TAKERS
                 or toks[a].low in self._COMPLEMENTIZERS
@@ -1903,9 +1992,9 @@ class Engine:
                         sentence=sentence,
                         sentence_start=an.start,
                         sentence_end=an.end,
-                        cue_text=cue.text,
-                        cue_start=cue.start,
-                        cue_end=cue.end,
+                        cue_text=cue.shown[2] if cue.shown else cue.text,
+                        cue_start=cue.shown[0] if cue.shown else cue.start,
+                        cue_end=cue.shown[1] if cue.shown else cue.end,
                         level=level,
                         cue_level=cue.level,
                         rule_id=cue.rule_id,
