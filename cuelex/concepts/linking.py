@@ -428,8 +428,10 @@ class Linker:
         and, for that pair, the highest score a candidate on its span
         could get (similarity 1, no generic-head penalty) is not below the best score already
         found for it. A candidate on any other span can neither be a pair's best nor change its
-        ``link_score``, so ``link`` gives the same pairs. The string look-ups (most of the
-        linking time) go to the n-grams that overlap targets most first.
+        ``link_score``, so ``link`` gives the same pairs. Per pair, the string look-ups (most of
+        the linking time) go to the n-grams that overlap its target most first (branch and bound
+        on a cheap bound: the score's sum with proximity, direction and similarity at 1), and stop
+        where even that bound falls below the best score found.
         """
         best: list[float | None] = [None] * len(pairs)
 
@@ -444,40 +446,52 @@ class Linker:
                 if sc is not None and (best[k] is None or sc > best[k]):  # type: ignore[operator]
                     best[k] = sc
 
-        targets = [(ts, te, 1.0 / max(1, te - ts)) for _, _, ts, te, _ in pairs]
-
-        def promise(g: int) -> float:  # (overlap share x 3 + coverage), best over the targets
-            a, b = ngrams[g][0], ngrams[g][1]
-            top = 0.0
-            for ts, te, cover in targets:
-                inter = min(b, te) - max(a, ts)
-                if inter > 0:
-                    top = max(top, inter * (3.0 / max(1, b - a) + cover))
-            return -top
-
         for c in abbreviations:
             found(c)
-        order = sorted(range(len(ngrams)), key=promise)
         kept: dict[int, list[ConceptMatch]] = {}
-        indexed = list(enumerate(pairs))
-        for g in order:
-            a, b, i, j = ngrams[g]
-            for k, (qs, qe, ts, te, d) in indexed:
+        looked: set[int] = set()
+        for k, (qs, qe, ts, te, d) in enumerate(pairs):
+            # the n-grams near this pair's target, by the cheap bound of their score (highest
+            # first, ties in n-gram order): once it falls below the best score found for the pair,
+            # no later n-gram can decide the pair's link
+            # (the bound before ``_score``'s rounding: rounding keeps the order)
+            tl = max(1, te - ts)
+            near = []
+            for g, (a, b, _, _) in enumerate(ngrams):
                 if a > te + NEIGHBOURHOOD or b < ts - NEIGHBOURHOOD:
                     continue
+                inter = max(0, min(b, te) - max(a, ts))
+                near.append(
+                    (
+                        -(
+                            W_OVERLAP * (inter / max(1, b - a))
+                            + W_COVERAGE * (inter / tl)
+                            + W_PROXIMITY * 1.0
+                            + W_DIRECTION * 1.0
+                            + W_SIMILARITY * 1.0
+                        ),
+                        g,
+                    )
+                )
+            near.sort()
+            for neg_ceiling, g in near:
                 low = best[k]
-                if low is not None and _ceiling(a, b, ts, te) < low:
-                    continue  # not even with the closest cue and the right side
-                ub = _score(a, b, None, 1.0, qs, qe, ts, te, d, segment)
-                if ub is not None and (low is None or ub >= low):
+                if low is not None and round(-neg_ceiling, 4) < low:
                     break
-            else:
-                continue  # no candidate on this span can decide a pair's link
-            s, e = start + a, start + b
-            for cid, preferred, stys, similarity, term in self._ngram_matches(text_of(i, j)):
-                cm = ConceptMatch(s, e, text[s:e], cid, preferred, stys, similarity, term, "quickumls")
-                kept.setdefault(g, []).append(cm)
-                found(cm)
+                if g in looked:
+                    continue
+                a, b, i, j = ngrams[g]
+                ub = _score(a, b, None, 1.0, qs, qe, ts, te, d, segment)
+                if ub is None or (low is not None and ub < low):
+                    continue  # not a candidate for this pair, or cannot reach its best score
+                looked.add(g)
+                s, e = start + a, start + b
+                for cid, preferred, stys, similarity, term in self._ngram_matches(text_of(i, j)):
+                    cm = ConceptMatch(
+                        s, e, text[s:e], cid, preferred, stys, similarity, term, "quickumls"
+                    )
+                    kept.setdefault(g, []).append(cm)
+                    found(cm)
         return [cm for g in sorted(kept) for cm in kept[g]]
 
     def _ngram_matches(self, ngram: str) -> tuple[_NgramMatch, ...]:
@@ -504,14 +518,20 @@ class Linker:
             return []
         out: list[ConceptMatch] = []
         for tok in _TOKEN_RE.finditer(text, start, end):
-            pieces = [(tok.start(), tok.group())]
-            if "-" in tok.group() and tok.group() not in table:
+            whole = tok.group()
+            pieces = [(tok.start(), whole)]
+            if "-" in whole and whole not in table:
                 pos = tok.start()
-                for part in tok.group().split("-"):
+                for part in whole.split("-"):
                     pieces.append((pos, part))
                     pos += len(part) + 1
             for s, word in pieces:
-                cid, length = _lookup_abbreviation(table, word)
+                if word in table:
+                    cid, length = table[word], len(word)
+                elif word.endswith("s"):  # the plural and possessive forms _lookup_abbreviation reads
+                    cid, length = _lookup_abbreviation(table, word)
+                else:
+                    continue
                 if cid is None:
                     continue
                 concept = self.index.concept(cid)
@@ -806,22 +826,6 @@ def _score(
     return round(score, 4)
 
 
-def _ceiling(cs: int, ce: int, ts: int, te: int) -> float:
-    """A cheap bound of ``_score`` for a candidate on [cs, ce) and the target [ts, te): the same
-    sum with proximity, direction and similarity at their maximum (1.0), rounded the same way."""
-    inter = max(0, min(ce, te) - max(cs, ts))
-    overlap = inter / max(1, ce - cs)
-    coverage = inter / max(1, te - ts)
-    return round(
-        W_OVERLAP * overlap
-        + W_COVERAGE * coverage
-        + W_PROXIMITY * 1.0
-        + W_DIRECTION * 1.0
-        + W_SIMILARITY * 1.0,
-        4,
-    )
-
-
 def _eligible(
     cs: int, ce: int, qs: int, qe: int, ts: int, te: int, text: str | None
 ) -> bool:
@@ -863,19 +867,41 @@ def _zone_ngrams(
     compares a Token with ints, which spaCy never finds equal, so it never ends a span; it is left
     out here.)
     """
-    toks = list(doc)
-    n = len(toks)
+    n = len(doc)
     if not n:
         return [], _no_text
     window = matcher.window
     min_len = matcher.min_match_length
-    starts = []
-    ends = []
-    valid = []
-    valid_start = []
-    valid_end = []
+    top = max(hi for _, hi in zones)
+    bottom = min(lo for lo, _ in zones)
+    # Only tokens from ``window - 1`` before the first one that ends at or after ``bottom`` can
+    # start an n-gram that reaches a zone, and none from the first one starting after ``top`` on
+    # (n-grams reach at most ``window - 1`` tokens further): find both ends by bisection.
+    left, right = 0, n
+    while left < right:
+        mid = (left + right) // 2
+        t = doc[mid]
+        if t.idx + len(t) < bottom:
+            left = mid + 1
+        else:
+            right = mid
+    first = max(0, left - window + 1)
+    right = n
+    while left < right:
+        mid = (left + right) // 2
+        if doc[mid].idx > top:
+            right = mid
+        else:
+            left = mid + 1
+    stop = left  # the first token starting after ``top``
+    toks = doc[first : min(n, stop + window - 1)]
+    starts = [0] * first
+    ends = [0] * first
+    valid = [False] * first
+    valid_start = [False] * first
+    valid_end = [False] * first
     skip = set()
-    for k, t in enumerate(toks):
+    for k, t in enumerate(toks, first):
         orth = t.orth
         tests = flags.get(orth)
         if tests is None:
@@ -899,11 +925,9 @@ def _zone_ngrams(
         valid_end.append(tests[2])
         if tests[3]:
             skip.add(k)
-    top = max(hi for _, hi in zones)
-    bottom = min(lo for lo, _ in zones)
 
     out: list[tuple[int, int, int, int]] = []
-    for i in range(n):
+    for i in range(first, stop):
         if not valid[i]:
             continue
         a = starts[i]
@@ -933,8 +957,8 @@ def _zone_ngrams(
 
     def text_of(i: int, j: int) -> str:
         if j < 0:
-            return toks[i].text
-        return "".join(toks[k].text_with_ws for k in range(i, j) if k not in skip).strip()
+            return doc[i].text
+        return "".join(doc[k].text_with_ws for k in range(i, j) if k not in skip).strip()
 
     return out, text_of
 
