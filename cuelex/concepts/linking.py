@@ -88,6 +88,7 @@ _ADP = [
 _CONJ = ["and", "or", "nor", "but", "either", "neither"]
 
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9+]*(?:['\u2019-][A-Za-z0-9+]+)*")
+_TOKEN_CHAR = re.compile(r"[A-Za-z0-9+'\u2019-]")  # every character a _TOKEN_RE match can hold
 
 
 class LinkingError(CuelexError, ValueError):
@@ -360,8 +361,8 @@ class Linker:
             # look-ups limited to the n-grams in the zones
             if zones is not None and not all(0 <= x <= len(segment) for z in zones for x in z[:4]):
                 zones = None  # (windows always hold their pairs; if not, look everything up)
-            abbreviations = self._abbreviations(text, start, end)
             if zones is None:
+                abbreviations = self._abbreviations(text, start, end)
                 doc = _tagged(self._nlp, segment)
                 groups = self._matcher._get_all_matches(self._matcher._make_ngrams(doc))
                 for group in groups:
@@ -372,6 +373,11 @@ class Linker:
             else:
                 zone = tuple((z[2] - NEIGHBOURHOOD, z[3] + NEIGHBOURHOOD) for z in zones)
                 pairs = tuple((*z[:4], Direction(z[4])) for z in zones)
+                # an abbreviation away from every zone is a candidate for no pair (``_eligible``)
+                abbreviations = self._abbreviations(
+                    text, *_token_bounds(text, start, end, start + min(lo for lo, _ in zone),
+                                         start + max(hi for _, hi in zone))
+                )  # fmt: skip
                 ngrams, text_of = _zone_ngrams(
                     self._matcher, self._nlp.make_doc(segment), zone, self._flags
                 )
@@ -457,14 +463,17 @@ class Linker:
             # (the bound before ``_score``'s rounding: rounding keeps the order)
             tl = max(1, te - ts)
             near = []
+            reach_lo, reach_hi = ts - NEIGHBOURHOOD, te + NEIGHBOURHOOD
             for g, (a, b, _, _) in enumerate(ngrams):
-                if a > te + NEIGHBOURHOOD or b < ts - NEIGHBOURHOOD:
+                if a > reach_hi or b < reach_lo:
                     continue
-                inter = max(0, min(b, te) - max(a, ts))
+                inter = (b if b < te else te) - (a if a > ts else ts)
+                if inter < 0:
+                    inter = 0
                 near.append(
                     (
                         -(
-                            W_OVERLAP * (inter / max(1, b - a))
+                            W_OVERLAP * (inter / (b - a if b - a > 1 else 1))
                             + W_COVERAGE * (inter / tl)
                             + W_PROXIMITY * 1.0
                             + W_DIRECTION * 1.0
@@ -900,6 +909,7 @@ def _zone_ngrams(
     valid = [False] * first
     valid_start = [False] * first
     valid_end = [False] * first
+    texts = [""] * first
     skip = set()
     for k, t in enumerate(toks, first):
         orth = t.orth
@@ -920,6 +930,7 @@ def _zone_ngrams(
         a = t.idx
         starts.append(a)
         ends.append(a + len(t))
+        texts.append(t.text_with_ws)
         valid.append(tests[0])
         valid_start.append(tests[1])
         valid_end.append(tests[2])
@@ -958,7 +969,7 @@ def _zone_ngrams(
     def text_of(i: int, j: int) -> str:
         if j < 0:
             return doc[i].text
-        return "".join(doc[k].text_with_ws for k in range(i, j) if k not in skip).strip()
+        return "".join(texts[k] for k in range(i, j) if k not in skip).strip()
 
     return out, text_of
 
@@ -982,6 +993,19 @@ class _MemoReader:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.reader, name)
+
+
+def _token_bounds(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
+    """[lo, hi) clamped to [start, end) and widened to where ``_TOKEN_RE`` cannot match across:
+    a character that no token holds (or ``start``/``end``), so a scan of the result finds the
+    same tokens, whole, as a scan of [start, end) finds there."""
+    lo = min(max(lo, start), end)
+    hi = max(min(hi, end), lo)
+    while lo > start and _TOKEN_CHAR.match(text, lo - 1):
+        lo -= 1
+    while hi < end and _TOKEN_CHAR.match(text, hi):
+        hi += 1
+    return lo, hi
 
 
 def _lookup_abbreviation(table: dict[str, str], word: str) -> tuple[str | None, int]:
