@@ -1,8 +1,8 @@
 """Inter-annotator agreement on the real-text source pairs: how far two blind readers agree.
 
-A second annotator (E1, blind to cuelex and to the first annotation) re-annotated 24 documents of
-batches 1–2 under the same guidelines (``benchmark/data/realtext/second_annotation.jsonl``,
-offsets only). This script compares the two annotations the way ``realtext_eval.py`` compares
+Second annotators, blind to cuelex and to the first annotation, re-annotated documents under the
+same guidelines (``benchmark/data/realtext/second_annotation.jsonl``, offsets only): E1 24
+documents of batches 1–2, G6 24 documents of batch 5. This script compares the two annotations the way ``realtext_eval.py`` compares
 cuelex with the gold set — pairs matched one to one by target overlap — and prints pair F1, level
 agreement and Cohen's kappa on the matched pairs, for all pairs and for hedged pairs. The numbers
 are the ceiling to read cuelex's accuracy against: a system cannot be expected to agree with one
@@ -90,6 +90,11 @@ def compare(
     }
 
 
+def annotators(path: Path) -> dict[str, str]:
+    """The annotator of each document in an annotation file (one annotator per document)."""
+    return {r["doc_id"]: r["annotator"] for r in read_jsonl(path)}
+
+
 def table(rows: list[tuple[str, dict[str, float]]]) -> str:
     out = [
         "| pairs | first reader | second reader | matched | pair F1 | level agrees | target agrees | kappa (levels) |",
@@ -137,10 +142,19 @@ def main() -> None:
     texts = {d["doc_id"]: d["text"] for d in load_documents()}
     second = load_gold(SECOND_FILE)
     first = {k: v for k, v in load_gold(GOLD_FILE).items() if k in second}
-    rows = [("all", compare(first, second, texts)), ("hedged (HEDGED_ABSENT, UL2–UL5)",
-            compare(first, second, texts, HEDGED))]
+    who, first_who = annotators(SECOND_FILE), annotators(GOLD_FILE)
+    groups = {name: {k: v for k, v in second.items() if who[k] == name} for name in sorted(set(who.values()))}
+    if len(groups) > 1:
+        groups["all second readers"] = second
+    rows, described = [], []
+    for name, docs in groups.items():
+        rows.append((f"{name}: all", compare(first, docs, texts)))
+        rows.append((f"{name}: hedged (HEDGED_ABSENT, UL2–UL5)", compare(first, docs, texts, HEDGED)))
+        if name in who.values():
+            firsts = ", ".join(sorted({first_who[k] for k in docs if k in first_who}))
+            described.append(f"{name} {len(docs)} (first annotators {firsts})")
     body = (
-        f"{len(second)} documents annotated twice (first annotators C1–C4, D1, D2; second E1), "
+        f"{len(second)} documents annotated twice (second reader and documents: {'; '.join(described)}), "
         "pairs matched by target overlap:\n\n" + table(rows) +
         "\n\n    python benchmark/realtext_iaa.py --write-docs"
     )

@@ -2,7 +2,7 @@
 
     python benchmark/realtext_import.py --pairs A.jsonl:C1 B.jsonl:C2 ... --fates F.jsonl ... \
         --outputs O.jsonl ...
-    python benchmark/realtext_import.py --second E.jsonl:E1      # the agreement re-annotation
+    python benchmark/realtext_import.py --second E.jsonl:E1 G.jsonl:G6   # the agreement re-annotations
     python benchmark/realtext_import.py --second-fates F.jsonl    # a second reader's fates
 
 Pairs are converted to offsets (:func:`realtext_gold.convert`) and written to
@@ -45,8 +45,8 @@ def import_second_fates(path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", nargs="+", help="FILE:ANNOTATOR")
-    parser.add_argument("--second", metavar="FILE:ANNOTATOR",
-                        help="a second, independent annotation of some documents (for agreement): "
+    parser.add_argument("--second", nargs="+", metavar="FILE:ANNOTATOR",
+                        help="second, independent annotations of some documents (for agreement): "
                         "written to second_annotation.jsonl instead of the gold file")
     parser.add_argument("--second-fates", metavar="FILE",
                         help="a second, independent reading of some outputs' fates (for agreement): "
@@ -57,8 +57,10 @@ def main() -> None:
     docs = {d["doc_id"]: d for d in load_documents()}
     texts = {k: d["text"] for k, d in docs.items()}
     if args.second:
-        path, annotator = args.second.rsplit(":", 1)
-        second = convert(read_jsonl(Path(path)), texts, annotator)
+        second = []
+        for spec in args.second:
+            path, annotator = spec.rsplit(":", 1)
+            second += convert(read_jsonl(Path(path)), texts, annotator)
         (DATA / "second_annotation.jsonl").write_text(
             "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in second), encoding="utf-8")
         print(f"{sum(1 for r in second if r['pair_id'])} pairs in {len({r['doc_id'] for r in second})} documents")
