@@ -29,9 +29,12 @@ from .normalize import normal_form
 __all__ = ["deduplicate", "exact_key", "level_coverage", "specificity"]
 
 
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
 def exact_key(target_text: str) -> str:
     """Key of rule 1: the target string, case-folded, whitespace runs collapsed."""
-    return re.sub(r"\s+", " ", target_text).strip().casefold()
+    return _WHITESPACE_RUN.sub(" ", target_text).strip().casefold()
 
 
 def specificity(target_text: str) -> tuple[int, int]:

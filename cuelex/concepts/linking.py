@@ -88,6 +88,7 @@ _ADP = [
 _CONJ = ["and", "or", "nor", "but", "either", "neither"]
 
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9+]*(?:['\u2019-][A-Za-z0-9+]+)*")
+_TOKEN_CHAR = re.compile(r"[A-Za-z0-9+'\u2019-]")  # every character a _TOKEN_RE match can hold
 
 
 class LinkingError(CuelexError, ValueError):
@@ -248,10 +249,14 @@ class Linker:
         self._nlp: Any = None
         # candidates of a window depend on its text alone: segment -> candidates at offset 0
         self._memo: BoundedMemo[tuple, list[ConceptMatch]] = BoundedMemo(_MEMO_MAX_ENTRIES)
-        # QuickUMLS token tests per (lexeme, POS, lemma)
-        self._flags: BoundedMemo[tuple[int, int, int], tuple[bool, bool, bool]] = BoundedMemo(
+        # QuickUMLS token tests (and "is a determiner") per lexeme
+        self._flags: BoundedMemo[int, tuple[bool, bool, bool, bool]] = BoundedMemo(
             8 * _MEMO_MAX_ENTRIES
         )
+        # how a window's pairs link depends on its text and their zones alone (see ``link``)
+        self._links: BoundedMemo[tuple, dict[tuple, _Outcome]] = BoundedMemo(_MEMO_MAX_ENTRIES)
+        # QuickUMLS's matches of an n-gram depend on its string alone
+        self._ngrams: BoundedMemo[str, tuple[_NgramMatch, ...]] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
 
     # -- pickling: settings only -------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -260,11 +265,15 @@ class Linker:
             state[k] = None
         state["_memo"] = BoundedMemo(_MEMO_MAX_ENTRIES)
         state["_flags"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
+        state["_links"] = BoundedMemo(_MEMO_MAX_ENTRIES)
+        state["_ngrams"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state.setdefault("_memo", BoundedMemo(_MEMO_MAX_ENTRIES))
         state.setdefault("_flags", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
+        state.setdefault("_links", BoundedMemo(_MEMO_MAX_ENTRIES))
+        state.setdefault("_ngrams", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
@@ -316,6 +325,8 @@ class Linker:
         """Forget memoised window candidates and look-ups (benchmarks clear it to time cold passes)."""
         self._memo.clear()
         self._flags.clear()
+        self._links.clear()
+        self._ngrams.clear()
         if self._matcher is not None:
             for db in (self._matcher.ss_db, self._matcher.cuisem_db):
                 if isinstance(db, _MemoReader):
@@ -341,18 +352,18 @@ class Linker:
         self._ensure_matcher()
         segment = text[start:end]
         key = (segment, zones)
-        found = self._memo.get(key)
+        found = None if zones is not None else self._memo.get(key)  # (``link`` memoises outcomes)
         if found is not None:  # the same window text: the same candidates, moved
             return [_moved_match(c, start) for c in found] if start else list(found)
         out: list[ConceptMatch] = []
         if segment.strip():
-            doc = _tagged(self._nlp, segment)
             # QuickUMLS's ``_match(doc, best_match=False, ignore_syntax=False)``, with the string
             # look-ups limited to the n-grams in the zones
             if zones is not None and not all(0 <= x <= len(segment) for z in zones for x in z[:4]):
                 zones = None  # (windows always hold their pairs; if not, look everything up)
-            abbreviations = self._abbreviations(text, start, end)
             if zones is None:
+                abbreviations = self._abbreviations(text, start, end)
+                doc = _tagged(self._nlp, segment)
                 groups = self._matcher._get_all_matches(self._matcher._make_ngrams(doc))
                 for group in groups:
                     for m in group:
@@ -362,8 +373,19 @@ class Linker:
             else:
                 zone = tuple((z[2] - NEIGHBOURHOOD, z[3] + NEIGHBOURHOOD) for z in zones)
                 pairs = tuple((*z[:4], Direction(z[4])) for z in zones)
-                ngrams = _zone_ngrams(self._matcher, doc, zone, self._flags)
-                out.extend(self._decisive_matches(text, start, segment, ngrams, pairs, abbreviations))
+                # an abbreviation away from every zone is a candidate for no pair (``_eligible``)
+                abbreviations = self._abbreviations(
+                    text, *_token_bounds(text, start, end, start + min(lo for lo, _ in zone),
+                                         start + max(hi for _, hi in zone))
+                )  # fmt: skip
+                ngrams, text_of = _zone_ngrams(
+                    self._matcher, self._nlp.make_doc(segment), zone, self._flags
+                )
+                out.extend(
+                    self._decisive_matches(
+                        text, start, segment, ngrams, text_of, pairs, abbreviations
+                    )
+                )
             out.extend(abbreviations)
         # one candidate per (span, concept): the most similar
         best: dict[tuple[int, int, str], ConceptMatch] = {}
@@ -372,7 +394,7 @@ class Linker:
             if k not in best or c.similarity > best[k].similarity:
                 best[k] = c
         result = sorted(best.values(), key=lambda c: (c.start, -(c.end - c.start), c.concept_id))
-        if len(segment) <= _MEMO_MAX_CHARS:
+        if zones is None and len(segment) <= _MEMO_MAX_CHARS:
             self._memo.put(key, [_moved_match(c, -start) for c in result])
         return result
 
@@ -399,7 +421,8 @@ class Linker:
         text: str,
         start: int,
         segment: str,
-        ngrams: list[tuple[int, int, Callable[[], str]]],
+        ngrams: list[tuple[int, int, int, int]],
+        text_of: Callable[[int, int], str],
         pairs: tuple[tuple[int, int, int, int, Direction], ...],
         abbreviations: list[ConceptMatch],
     ) -> list[ConceptMatch]:
@@ -411,8 +434,10 @@ class Linker:
         and, for that pair, the highest score a candidate on its span
         could get (similarity 1, no generic-head penalty) is not below the best score already
         found for it. A candidate on any other span can neither be a pair's best nor change its
-        ``link_score``, so ``link`` gives the same pairs. The string look-ups (most of the
-        linking time) go to the n-grams that overlap targets most first.
+        ``link_score``, so ``link`` gives the same pairs. Per pair, the string look-ups (most of
+        the linking time) go to the n-grams that overlap its target most first (branch and bound
+        on a cheap bound: the score's sum with proximity, direction and similarity at 1), and stop
+        where even that bound falls below the best score found.
         """
         best: list[float | None] = [None] * len(pairs)
 
@@ -427,44 +452,74 @@ class Linker:
                 if sc is not None and (best[k] is None or sc > best[k]):  # type: ignore[operator]
                     best[k] = sc
 
-        def needed(a: int, b: int) -> bool:
-            for k, (qs, qe, ts, te, d) in enumerate(pairs):
-                if a > te + NEIGHBOURHOOD or b < ts - NEIGHBOURHOOD:
-                    continue
-                low = best[k]
-                if low is not None and _ceiling(a, b, ts, te) < low:
-                    continue  # not even with the closest cue and the right side
-                ub = _score(a, b, None, 1.0, qs, qe, ts, te, d, segment)
-                if ub is not None and (low is None or ub >= low):
-                    return True
-            return False
-
-        targets = [(ts, te, 1.0 / max(1, te - ts)) for _, _, ts, te, _ in pairs]
-
-        def promise(g: int) -> float:  # (overlap share x 3 + coverage), best over the targets
-            a, b = ngrams[g][0], ngrams[g][1]
-            top = 0.0
-            for ts, te, cover in targets:
-                inter = min(b, te) - max(a, ts)
-                if inter > 0:
-                    top = max(top, inter * (3.0 / max(1, b - a) + cover))
-            return -top
-
         for c in abbreviations:
             found(c)
-        order = sorted(range(len(ngrams)), key=promise)
         kept: dict[int, list[ConceptMatch]] = {}
-        for g in order:
-            if not needed(ngrams[g][0], ngrams[g][1]):
-                continue  # no candidate on this span can decide a pair's link
-            a, b, ngram = ngrams[g]
-            for group in self._matcher._get_all_matches([(a, b, ngram())]):
-                for m in group:
-                    cm = self._to_match(text, start + m["start"], start + m["end"], m)
-                    if cm is not None:
-                        kept.setdefault(g, []).append(cm)
-                        found(cm)
+        looked: set[int] = set()
+        for k, (qs, qe, ts, te, d) in enumerate(pairs):
+            # the n-grams near this pair's target, by the cheap bound of their score (highest
+            # first, ties in n-gram order): once it falls below the best score found for the pair,
+            # no later n-gram can decide the pair's link
+            # (the bound before ``_score``'s rounding: rounding keeps the order)
+            tl = max(1, te - ts)
+            near = []
+            reach_lo, reach_hi = ts - NEIGHBOURHOOD, te + NEIGHBOURHOOD
+            for g, (a, b, _, _) in enumerate(ngrams):
+                if a > reach_hi or b < reach_lo:
+                    continue
+                inter = (b if b < te else te) - (a if a > ts else ts)
+                if inter < 0:
+                    inter = 0
+                near.append(
+                    (
+                        -(
+                            W_OVERLAP * (inter / (b - a if b - a > 1 else 1))
+                            + W_COVERAGE * (inter / tl)
+                            + W_PROXIMITY * 1.0
+                            + W_DIRECTION * 1.0
+                            + W_SIMILARITY * 1.0
+                        ),
+                        g,
+                    )
+                )
+            near.sort()
+            for neg_ceiling, g in near:
+                low = best[k]
+                if low is not None and round(-neg_ceiling, 4) < low:
+                    break
+                if g in looked:
+                    continue
+                a, b, i, j = ngrams[g]
+                ub = _score(a, b, None, 1.0, qs, qe, ts, te, d, segment)
+                if ub is None or (low is not None and ub < low):
+                    continue  # not a candidate for this pair, or cannot reach its best score
+                looked.add(g)
+                s, e = start + a, start + b
+                for cid, preferred, stys, similarity, term in self._ngram_matches(text_of(i, j)):
+                    cm = ConceptMatch(
+                        s, e, text[s:e], cid, preferred, stys, similarity, term, "quickumls"
+                    )
+                    kept.setdefault(g, []).append(cm)
+                    found(cm)
         return [cm for g in sorted(kept) for cm in kept[g]]
+
+    def _ngram_matches(self, ngram: str) -> tuple[_NgramMatch, ...]:
+        """QuickUMLS's matches of one n-gram string (``_get_all_matches``, in its order) that
+        ``_to_match`` keeps, as (concept id, preferred name, semantic types, similarity, term):
+        a function of the string alone, memoised."""
+        found = self._ngrams.get(ngram)
+        if found is None:
+            out = []
+            for group in self._matcher._get_all_matches([(0, len(ngram), ngram)]):
+                for m in group:
+                    cm = self._to_match(ngram, 0, len(ngram), m)
+                    if cm is not None:
+                        out.append(
+                            (cm.concept_id, cm.preferred_name, cm.semantic_types, cm.similarity,
+                             cm.matched_term)
+                        )  # fmt: skip
+            found = self._ngrams.put(ngram, tuple(out))
+        return found
 
     def _abbreviations(self, text: str, start: int, end: int) -> list[ConceptMatch]:
         table = self.index.abbreviations
@@ -472,14 +527,20 @@ class Linker:
             return []
         out: list[ConceptMatch] = []
         for tok in _TOKEN_RE.finditer(text, start, end):
-            pieces = [(tok.start(), tok.group())]
-            if "-" in tok.group() and tok.group() not in table:
+            whole = tok.group()
+            pieces = [(tok.start(), whole)]
+            if "-" in whole and whole not in table:
                 pos = tok.start()
-                for part in tok.group().split("-"):
+                for part in whole.split("-"):
                     pieces.append((pos, part))
                     pos += len(part) + 1
             for s, word in pieces:
-                cid, length = _lookup_abbreviation(table, word)
+                if word in table:
+                    cid, length = table[word], len(word)
+                elif word.endswith("s"):  # the plural and possessive forms _lookup_abbreviation reads
+                    cid, length = _lookup_abbreviation(table, word)
+                else:
+                    continue
                 if cid is None:
                     continue
                 concept = self.index.concept(cid)
@@ -562,27 +623,44 @@ class Linker:
             _check_pair(text, p, i)
         if not pairs:
             return []
-        cache: dict[tuple[int, int], list[ConceptMatch]] = {}
         windows = self._windows(text, pairs)
         # A candidate scores for a pair only where ``_eligible`` says so (near the raw target,
         # off the cue): only those of each window are looked up.
-        zones: dict[tuple[int, int], set[tuple[int, int, int, int, str]]] = {}
+        zones: dict[tuple[int, int], set[_Zone]] = {}
+        own: list[_Zone] = []
         for w, p in zip(windows, pairs):
-            zones.setdefault(w, set()).add(
-                (
-                    p.cue_start - w[0],
-                    p.cue_end - w[0],
-                    p.target_start - w[0],
-                    p.target_end - w[0],
-                    p.direction.value,
-                )
+            z = (
+                p.cue_start - w[0],
+                p.cue_end - w[0],
+                p.target_start - w[0],
+                p.target_end - w[0],
+                p.direction.value,
             )
+            own.append(z)
+            zones.setdefault(w, set()).add(z)
+        # How a pair links depends on its window's text and its zone alone (``score`` reads the
+        # text between a candidate and the target, both inside the window), and which candidates
+        # are looked up on the window's zones: the outcomes are memoised on exactly that.
+        outcomes: dict[tuple[int, int], dict[_Zone, _Outcome]] = {}
+        fresh: dict[tuple[int, int], tuple[tuple, list[ConceptMatch]]] = {}
         out: list[CueTargetPair] = []
         for i, p in enumerate(pairs):
             w = windows[i]
-            if w not in cache:
-                cache[w] = self._candidates(text, *w, tuple(sorted(zones[w])))
-            out.append(self._link_one(text, p, cache[w]))
+            got = outcomes.get(w)
+            if got is None:
+                key = (text[w[0] : w[1]], tuple(sorted(zones[w])))
+                got = self._links.get(key)
+                if got is None:
+                    got = {}
+                    fresh[w] = (key, self._candidates(text, *w, key[1]))
+                outcomes[w] = got
+            z = own[i]
+            if z not in got:
+                got[z] = self._outcome(text, p, fresh[w][1], w[0])
+            out.append(_apply(text, p, got[z], w[0]))
+        for w, (key, _) in fresh.items():
+            if w[1] - w[0] <= _MEMO_MAX_CHARS:
+                self._links.put(key, outcomes[w])
         return out
 
     def _windows(self, text: str, pairs: list[CueTargetPair]) -> list[tuple[int, int]]:
@@ -613,32 +691,67 @@ class Linker:
         return result
 
     def _link_one(self, text: str, pair: CueTargetPair, cands: list[ConceptMatch]) -> CueTargetPair:
+        return _apply(text, pair, self._outcome(text, pair, cands, 0), 0)
+
+    def _outcome(
+        self, text: str, pair: CueTargetPair, cands: list[ConceptMatch], origin: int
+    ) -> _Outcome:
+        """How ``pair`` links given the candidates of its window (which starts at ``origin``):
+        None without a candidate for it, else the best score and the best candidate (offsets from
+        ``origin``, concept id, preferred name, semantic types), or None in its place when the
+        best score is below the threshold."""
         scored: list[tuple[float, ConceptMatch]] = []
         for c in cands:
             sc = self.score(pair, c, text)
             if sc is not None:
                 scored.append((sc, c))
         if not scored:
-            return pair
+            return None
         scored.sort(key=lambda x: (-x[0], -(x[1].end - x[1].start), x[1].start, x[1].concept_id))
         best_score, best = scored[0]
         if best_score >= self.threshold:
-            return _updated(
-                pair,
-                {
-                    "target_text": text[best.start : best.end],
-                    "target_start": best.start,
-                    "target_end": best.end,
-                    "raw_target_text": pair.raw_target_text
-                    if pair.raw_target_text is not None
-                    else pair.target_text,
-                    "cui": best.concept_id,
-                    "preferred_name": best.preferred_name,
-                    "semantic_types": tuple(best.semantic_types),
-                    "link_score": best_score,
-                },
+            return best_score, (
+                best.start - origin,
+                best.end - origin,
+                best.concept_id,
+                best.preferred_name,
+                tuple(best.semantic_types),
             )
+        return best_score, None
+
+
+#: a pair as its window sees it: cue start, cue end, target start, target end (offsets into the
+#: window) and direction
+_Zone = tuple[int, int, int, int, str]
+#: a link decision (``Linker._outcome``)
+_Outcome = tuple[float, tuple[int, int, str, str, tuple[str, ...]] | None] | None
+#: an n-gram's match: concept id, preferred name, semantic types, similarity, matched term
+_NgramMatch = tuple[str, str, tuple[str, ...], float, str]
+
+
+def _apply(text: str, pair: CueTargetPair, outcome: _Outcome, origin: int) -> CueTargetPair:
+    """``pair`` linked as ``outcome`` says (its offsets from ``origin``), or unchanged."""
+    if outcome is None:
+        return pair
+    best_score, best = outcome
+    if best is None:
         return _updated(pair, {"link_score": best_score, "needs_review": True})
+    s, e = best[0] + origin, best[1] + origin
+    return _updated(
+        pair,
+        {
+            "target_text": text[s:e],
+            "target_start": s,
+            "target_end": e,
+            "raw_target_text": pair.raw_target_text
+            if pair.raw_target_text is not None
+            else pair.target_text,
+            "cui": best[2],
+            "preferred_name": best[3],
+            "semantic_types": best[4],
+            "link_score": best_score,
+        },
+    )
 
 
 _MEMO_MAX_ENTRIES = 8192  # memoised windows (and look-ups per reader, x8); emptied when full
@@ -722,22 +835,6 @@ def _score(
     return round(score, 4)
 
 
-def _ceiling(cs: int, ce: int, ts: int, te: int) -> float:
-    """A cheap bound of ``_score`` for a candidate on [cs, ce) and the target [ts, te): the same
-    sum with proximity, direction and similarity at their maximum (1.0), rounded the same way."""
-    inter = max(0, min(ce, te) - max(cs, ts))
-    overlap = inter / max(1, ce - cs)
-    coverage = inter / max(1, te - ts)
-    return round(
-        W_OVERLAP * overlap
-        + W_COVERAGE * coverage
-        + W_PROXIMITY * 1.0
-        + W_DIRECTION * 1.0
-        + W_SIMILARITY * 1.0,
-        4,
-    )
-
-
 def _eligible(
     cs: int, ce: int, qs: int, qe: int, ts: int, te: int, text: str | None
 ) -> bool:
@@ -764,64 +861,100 @@ def _zone_ngrams(
     matcher: Any,
     doc: Any,
     zones: tuple[tuple[int, int], ...],
-    flags: BoundedMemo[tuple[int, int, int], tuple[bool, bool, bool]],
-) -> list[tuple[int, int, Callable[[], str]]]:
-    """The n-grams of QuickUMLS's ``_make_ngrams(doc)`` that touch a zone, in the same order, as
-    (start, end, a function that gives the n-gram's text: made only for those looked up).
+    flags: BoundedMemo[int, tuple[bool, bool, bool, bool]],
+) -> tuple[list[tuple[int, int, int, int]], Callable[[int, int], str]]:
+    """The n-grams of QuickUMLS's ``_make_ngrams`` on ``doc`` tagged as ``_tagged`` tags it that
+    touch a zone, in the same order, as (start, end, first token, end token; end token -1 for a
+    last token on its own), and a function that gives an n-gram's text from its two tokens (made
+    only for those looked up). ``doc`` comes from ``make_doc``: POS tags are set here, on the
+    tokens whose tests are not yet known.
 
-    The same loop with each token's tests done once instead of once per n-gram (and memoised in
-    ``flags`` per lexeme, POS and lemma), and start tokens whose n-grams all miss the zones
-    skipped. (QuickUMLS's ``sent[j - 1] in invalid_mid_tokens`` compares a Token with ints, which
-    spaCy never finds equal, so it never ends a span; it is left out here.)
+    The same loop with each token's tests done once instead of once per n-gram, memoised in
+    ``flags`` per lexeme (QuickUMLS's tests read a token's lexeme, POS and lemma; ``_tagged``'s
+    POS is a function of the lexeme and the blank pipeline sets no lemma), and start tokens whose
+    n-grams all miss the zones skipped. (QuickUMLS's ``sent[j - 1] in invalid_mid_tokens``
+    compares a Token with ints, which spaCy never finds equal, so it never ends a span; it is left
+    out here.)
     """
-    toks = list(doc)
-    n = len(toks)
+    n = len(doc)
     if not n:
-        return []
+        return [], _no_text
     window = matcher.window
     min_len = matcher.min_match_length
-    starts = [t.idx for t in toks]
-    ends = [t.idx + len(t) for t in toks]
-    texts = [t.text_with_ws for t in toks]
-    valid = []
-    valid_start = []
-    valid_end = []
-    for t in toks:  # QuickUMLS's token tests read the token's lexeme, POS and lemma only
-        key = (t.orth, t.pos, t.lemma)
-        tests = flags.get(key)
+    top = max(hi for _, hi in zones)
+    bottom = min(lo for lo, _ in zones)
+    # Only tokens from ``window - 1`` before the first one that ends at or after ``bottom`` can
+    # start an n-gram that reaches a zone, and none from the first one starting after ``top`` on
+    # (n-grams reach at most ``window - 1`` tokens further): find both ends by bisection.
+    left, right = 0, n
+    while left < right:
+        mid = (left + right) // 2
+        t = doc[mid]
+        if t.idx + len(t) < bottom:
+            left = mid + 1
+        else:
+            right = mid
+    first = max(0, left - window + 1)
+    right = n
+    while left < right:
+        mid = (left + right) // 2
+        if doc[mid].idx > top:
+            right = mid
+        else:
+            left = mid + 1
+    stop = left  # the first token starting after ``top``
+    toks = doc[first : min(n, stop + window - 1)]
+    starts = [0] * first
+    ends = [0] * first
+    valid = [False] * first
+    valid_start = [False] * first
+    valid_end = [False] * first
+    texts = [""] * first
+    skip = set()
+    for k, t in enumerate(toks, first):
+        orth = t.orth
+        tests = flags.get(orth)
         if tests is None:
+            pos = _POS_OF.get(t.lower_)
+            if pos is not None:
+                t.pos_ = pos
             tests = flags.put(
-                key,
+                orth,
                 (
                     matcher._is_valid_token(t),
                     matcher._is_valid_start_token(t),
                     matcher._is_valid_end_token(t),
+                    t.pos_ == "DET",
                 ),
             )
+        a = t.idx
+        starts.append(a)
+        ends.append(a + len(t))
+        texts.append(t.text_with_ws)
         valid.append(tests[0])
         valid_start.append(tests[1])
         valid_end.append(tests[2])
-    skip = {t.i for t in toks if t.pos_ == "DET"}
-    top = max(hi for _, hi in zones)
-    bottom = min(lo for lo, _ in zones)
+        if tests[3]:
+            skip.add(k)
 
-    def joined(i: int, j: int) -> Callable[[], str]:
-        return lambda: "".join(texts[k] for k in range(i, j) if k not in skip).strip()
-
-    out: list[tuple[int, int, Callable[[], str]]] = []
-    for i in range(n):
+    out: list[tuple[int, int, int, int]] = []
+    for i in range(first, stop):
         if not valid[i]:
             continue
-        if starts[i] > top:
+        a = starts[i]
+        if a > top:
             break  # every later n-gram starts after every zone
         last = min(n, i + window)
         if ends[last - 1] < bottom:
             continue  # every n-gram from here ends before every zone
+        # an n-gram [a, b) touches a zone (a <= hi and b >= lo) iff b reaches the nearest lo of
+        # the zones that do not end before a
+        reach = min([lo for lo, hi in zones if a <= hi], default=None)
+        if reach is None:
+            continue
         compensate = not valid_start[i]
-        a = starts[i]
-        if i + 1 == n and valid_end[i] and len(toks[i]) >= min_len:
-            if any(a <= hi and ends[i] >= lo for lo, hi in zones):
-                out.append((a, ends[i], lambda word=toks[i].text: word))
+        if i + 1 == n and valid_end[i] and ends[i] - a >= min_len and ends[i] >= reach:
+            out.append((a, ends[i], i, -1))
         for j in range(i + 1, last + 1):
             if compensate:
                 compensate = False
@@ -829,10 +962,20 @@ def _zone_ngrams(
             if not valid_end[j - 1]:
                 continue
             b = ends[j - 1]
-            if b - a < min_len or not any(a <= hi and b >= lo for lo, hi in zones):
+            if b - a < min_len or b < reach:
                 continue
-            out.append((a, b, joined(i, j)))
-    return out
+            out.append((a, b, i, j))
+
+    def text_of(i: int, j: int) -> str:
+        if j < 0:
+            return doc[i].text
+        return "".join(texts[k] for k in range(i, j) if k not in skip).strip()
+
+    return out, text_of
+
+
+def _no_text(i: int, j: int) -> str:
+    raise IndexError("no n-grams in an empty document")
 
 
 class _MemoReader:
@@ -850,6 +993,19 @@ class _MemoReader:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.reader, name)
+
+
+def _token_bounds(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
+    """[lo, hi) clamped to [start, end) and widened to where ``_TOKEN_RE`` cannot match across:
+    a character that no token holds (or ``start``/``end``), so a scan of the result finds the
+    same tokens, whole, as a scan of [start, end) finds there."""
+    lo = min(max(lo, start), end)
+    hi = max(min(hi, end), lo)
+    while lo > start and _TOKEN_CHAR.match(text, lo - 1):
+        lo -= 1
+    while hi < end and _TOKEN_CHAR.match(text, hi):
+        hi += 1
+    return lo, hi
 
 
 def _lookup_abbreviation(table: dict[str, str], word: str) -> tuple[str | None, int]:
