@@ -23,6 +23,7 @@ from realtext_docs import ROOT, load_documents
 from realtext_gold import PRIVATE_REWRITES, load_gold, load_rewrites, match, write_block
 
 import cuelex
+from cuelex.scoring.align import DEFAULT_TIERS
 
 DOCS_PAGE = ROOT.parent / "docs" / "scoring.md"
 ABSENT = "ABSENT"
@@ -127,13 +128,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=["tune", "report", "all"], default="tune")
     parser.add_argument("--linker", action="store_true", help="score with linker=True")
+    parser.add_argument("--semantic", action="store_true",
+                        help="add the optional embedding tier (needs cuelex[semantic]) to the default tiers")
     parser.add_argument("--errors", action="store_true", help="print disagreeing rows (always on for tune)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/scoring.md")
     parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
     args = parser.parse_args(argv)
     if args.batch is not None and args.write_docs:
         parser.error("--write-docs reports whole splits; leave out --batch")
-    options = {"linker": True} if args.linker else {}
+    options: dict = {"linker": True} if args.linker else {}
+    if args.semantic:
+        options["tiers"] = [*DEFAULT_TIERS, "semantic"]
     result = evaluate(args.split, batch=args.batch, **options)
     out = table(result)
     print(out)
