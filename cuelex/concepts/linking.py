@@ -535,12 +535,7 @@ class Linker:
                     pieces.append((pos, part))
                     pos += len(part) + 1
             for s, word in pieces:
-                if word in table:
-                    cid, length = table[word], len(word)
-                elif word.endswith("s"):  # the plural and possessive forms _lookup_abbreviation reads
-                    cid, length = _lookup_abbreviation(table, word)
-                else:
-                    continue
+                cid, length = _lookup_abbreviation(table, word)
                 if cid is None:
                     continue
                 concept = self.index.concept(cid)
@@ -1012,6 +1007,8 @@ def _lookup_abbreviation(table: dict[str, str], word: str) -> tuple[str | None, 
     """Concept id and matched length of a token: exact, else without plural "s"/possessive "'s"."""
     if word in table:
         return table[word], len(word)
+    if not word.endswith("s"):  # every form read below ends in "s" (most tokens stop here)
+        return None, 0
     for suffix in ("'s", "\u2019s", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 2:
             base = word[: -len(suffix)]

@@ -739,8 +739,13 @@ class _CueHit:
             return self.entry.strength
         return DEFAULT_STRENGTH[self.level]
 
+    @property
+    def reported(self) -> tuple[int, int, str]:
+        """Start, end and text of the span reported as the cue (``shown``, else the hit)."""
+        return self.shown or (self.start, self.end, self.text)
+
     def as_cue(self) -> Cue:
-        start, end, text = self.shown or (self.start, self.end, self.text)
+        start, end, text = self.reported
         return Cue(
             text=text,
             start=start,
@@ -1669,11 +1674,11 @@ class Engine:
         """ "the most likely etiology of his pain is constipation": the hedge is on what follows the
         copula, not on the pain."""
         s, e = np
-        if e >= b or (toks[e].low not in self._copulas and toks[e].low not in ("would", "could", "might")):
+        if e >= b or (toks[e].low not in self._copulas and toks[e].low not in self._MODALS_BEFORE_BE):
             return np
         words = [t.low for t in toks[s:e]]
         head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
-        if e + 1 < b and toks[e].low in ("would", "could", "might") and toks[e + 1].low == "be":
+        if e + 1 < b and toks[e].low in self._MODALS_BEFORE_BE and toks[e + 1].low == "be":
             e += 1  # "the likeliest explanation would be X"
         if head not in self._READING_HEADS or e >= b or toks[e].low not in self._copulas:
             return np
@@ -1681,6 +1686,8 @@ class Engine:
         return after if after is not None else np
 
     _VAGUE_HEADS = frozenset({"problem", "problems", "issue", "issues", "trouble"})
+    #: "the likeliest explanation would be X": a modal and "be" stand for the copula
+    _MODALS_BEFORE_BE = frozenset({"would", "could", "might"})
 
     def _reading_after(self, toks: Sequence[_Tok], a: int, b: int) -> tuple[int, int] | None:
         """After a hedge, "cause is X", "explanation would be X": the reading the copula names."""
@@ -1696,7 +1703,7 @@ class Engine:
         if k + 2 >= b or toks[k].low not in self._READING_HEADS:
             return None
         k += 1
-        if toks[k].low in ("would", "could", "might") and toks[k + 1].low == "be":
+        if toks[k].low in self._MODALS_BEFORE_BE and toks[k + 1].low == "be":
             k += 1
         if toks[k].low not in self._copulas:
             return None
@@ -1986,15 +1993,16 @@ class Engine:
                 cue, level, mods, side = self._decide(an, ts, te)
                 if cue is None:
                     continue
+                cue_start, cue_end, cue_text = cue.reported
                 pairs.append(
                     _new_pair(  # values built here are already valid: skip re-validation
                         doc_id=doc_id,
                         sentence=sentence,
                         sentence_start=an.start,
                         sentence_end=an.end,
-                        cue_text=cue.shown[2] if cue.shown else cue.text,
-                        cue_start=cue.shown[0] if cue.shown else cue.start,
-                        cue_end=cue.shown[1] if cue.shown else cue.end,
+                        cue_text=cue_text,
+                        cue_start=cue_start,
+                        cue_end=cue_end,
                         level=level,
                         cue_level=cue.level,
                         rule_id=cue.rule_id,
