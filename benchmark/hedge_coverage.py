@@ -119,6 +119,24 @@ FRAMES: dict[str, tuple[str, str]] = {
     "X would (also) be possible / unlikely": (r"\b[a-z]+ would (?:also )?be (?:possible|unlikely)\b", "*"),
     "to establish / confirm stability, chronicity": (
         r"\bto (?:establish|assess|confirm|determine|document|evaluate) (?:the )?(?:stability|chronicity)", "UL5"),
+    # issue 12, fifth session: classes from the hedge inventory audit (benchmark/hedge_inventory.py)
+    "evaluate / screen / monitor + object + for + condition": (
+        r"\b(?:evaluat(?:e|ed|ing)|assess(?:ed|ing)?|screen(?:ed|ing)?|check(?:ed|ing)?|monitor(?:ed|ing)?|watch(?:ed|ing)?)"
+        r" (?:him|her|them|(?:the|this|his|her|their|your) [a-z-]+(?: [a-z-]+)?) for"
+        r" (?!(?:the|his|her|their|this|that|a|an|\d+|one|two|several|next|about|up)\b)[a-z]", "UL5"),
+    "to (further) characterize / further characterization of": (
+        r"\b(?:to (?:(?:better|further) )?characteri[sz]e|(?:better|further|additional) characteri[sz]ation of) (?:the |this |a |an )?[a-z]", "UL5"),
+    "to document / ensure / confirm resolution of": (
+        r"\b(?:document|ensure|confirm|verify) (?:the )?(?:complete |interval )?(?:resolution|clearing) of", "UL5"),
+    "follow-up imaging for / a study to follow the finding": (
+        r"\bfollow[- ]?up (?:imaging|CT|MRI|ultrasound|radiographs?|chest (?:x-?ray|radiograph|CT)) (?:in \d+ \w+ )?(?:for|of) (?:the|this|a|an) [a-z]"
+        r"|\b(?:imaging|CT|MRI|ultrasound|radiographs?|echocardiogram)(?: in \d+ \w+)? to (?:follow|monitor) (?:the|this|these) [a-z]", "UL5"),
+    "if + patient + gains / loses N pounds": (
+        r"\b(?:if|should) (?:he|she|they|you|the patient) (?:gains?|loses?) (?:more than |over )?\d+ (?:pounds?|lbs?|kg)", "UL5"),
+    "should there be (any)": (r"\bshould there be\b", "UL5"),
+    "suboptimal / technically limited evaluation for": (
+        r"\b(?:suboptimal|technically limited) (?:evaluation|assessment) (?:for|of)"
+        r"|\b(?:is|are|was|were) technically limited (?:for|in)", "UL4"),
 }
 
 

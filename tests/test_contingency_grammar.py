@@ -161,12 +161,25 @@ def test_resolved_is_absent_now_and_was_present(text: str, expected: str) -> Non
     [
         "The effusion has partially resolved.",
         "Partial resolution of the right effusion.",
-        "Follow-up film to document resolution of the pneumonia.",
         "His cough has not yet resolved.",
     ],
 )
 def test_not_resolved_stays_present(text: str) -> None:
     assert pairs_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a follow-up study to document that a finding goes away: a follow-up target (UL5), not absence
+        ("Follow-up film to document resolution of the pneumonia.", "pneumonia"),
+        ("A repeat radiograph will confirm complete resolution of the lower lobe infiltrate.", "lower lobe infiltrate"),
+    ],
+)
+def test_resolution_purpose_is_a_follow_up_target(text: str, expected: str) -> None:
+    (p,) = cuelex.extract(text)
+    assert (p.target_text, p.level.value) == (expected, "UL5")
+    assert p.modifiers == ()
 
 
 def test_never_present_has_no_resolution_modifier() -> None:

@@ -1353,9 +1353,16 @@ class Engine:
         r"|not\s+(?:improving|better|improved)\b",
         regex.IGNORECASE,
     )
+    # a weight threshold of a home-monitoring instruction: "if she gains 3 pounds (in a day)"
+    _WEIGHT_CHANGE = regex.compile(
+        r"(?:gains?|loses?|puts\s+on)\s+(?:more\s+than\s+|over\s+|at\s+least\s+)?"
+        r"(?:\d+(?:\.\d+)?|one|two|three|four|five|ten)\s+(?:pounds?|lbs?|kg|kilograms?|kilos?)\b",
+        regex.IGNORECASE,
+    )
 
     def _condition_predicate(self, toks: Sequence[_Tok], i: int) -> tuple[int, int] | None:
-        """ "if he fails to improve", "if she does not get better", telegraphic "if not improving":
+        """ "if he fails to improve", "if she does not get better", telegraphic "if not improving",
+        "if she gains 3 pounds":
         with the patient as the (possibly dropped) subject of a condition on their course, the
         course itself is the contingency, so the predicate is the target (there is no finding
         noun to take)."""
@@ -1369,8 +1376,8 @@ class Engine:
         elif toks[k].low not in ("fails", "fail", "not"):
             return None  # (telegraphic notes drop the subject: "If fails to improve, MRI")
         # the predicate may run past the scope: its own "not" is a cue that ends the scope
-        words = " ".join(t.low for t in toks[k : k + 4])
-        m = self._NOT_IMPROVING.match(words)
+        words = " ".join(t.low for t in toks[k : k + 6])
+        m = self._NOT_IMPROVING.match(words) or self._WEIGHT_CHANGE.match(words)
         if m is None:
             return None
         n = len(m.group(0).split())
