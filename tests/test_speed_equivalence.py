@@ -389,6 +389,8 @@ _MARKERS = [
     r"a|b",
     r"(?i)[a-c][.)]",
     r"\d\.",
+    r"(?:(?i:a)|\s?[*•])\)?",  # a local case-insensitive group; a marker that may start with a space
+    r"(?:Z|[12])(?=\S)",
 ]
 
 
@@ -448,6 +450,42 @@ def test_splitter_scans_equal_regex_scans_on_demo_notes():
         texts = [json.loads(line)["text"] for line in fh]
     for text in texts:
         _assert_scans_equal(sp, text)
+
+
+def test_first_ascii_of_list_markers():
+    """The characters the list-marker prefilter lets through, and None wherever it is unsure."""
+    shipped = S._first_ascii(cuelex.get_engine().splitter.rules.list_marker)
+    assert shipped is not None and set("0123456789abz-*") <= shipped and not shipped & set("AZ .(")
+    assert S._first_ascii(r"(?i)[a-c][.)]") == frozenset("abcABC")
+    assert S._first_ascii(r"(?i:k)\)") == frozenset("kK")
+    assert S._first_ascii(r"\s*-") == frozenset(" \t\n\r\x0b\x0c-")  # not \x1c-\x1f (regex's \s)
+    assert S._first_ascii(r"(?=\d)\w\.") == frozenset(S._ASCII_CATEGORY[S._sre_constants.CATEGORY_WORD])
+    assert S._first_ascii(r"(?i)\u212a\.") is None  # KELVIN SIGN folds to ASCII "k"
+    assert S._first_ascii(r"[[a-z]--[q]]\.") is None  # VERSION1 set difference
+    assert S._first_ascii(r"\p{Lu}\.") is None  # regex-only syntax
+    assert S._first_ascii(r"[^a]\.") is None  # a negated set
+    assert S._first_ascii(r"x*") is None  # may match empty
+
+
+def test_list_marker_prefilter_keeps_cuts():
+    """Positions the prefilter skips hold no marker: the cuts equal those of the plain scan."""
+    sp = cuelex.get_engine().splitter
+    assert sp._marker_first is not None
+    text = "FINDINGS: Heart normal. 1. No effusion.\n  a) Clear. - mild edema. Z. B) x. \u2022 dot.\n2) end"
+    assert sp._list_cuts(text) == [m.start() for m in sp._list.finditer(text)]
+
+
+def test_memo_lists_are_the_callers():
+    """Changing a returned list changes neither the memo nor the next call's result."""
+    engine = X.Engine(cuelex.get_engine().resources)
+    text = "Possible pneumonia. No effusion."
+    first = engine.extract(text, doc_id="a")
+    want = _fields(first)
+    first.clear()
+    assert _fields(engine.extract(text, doc_id="a")) == want
+    again = engine.extract(text, doc_id="b")
+    assert [p.doc_id for p in again] == ["b", "b"]
+    assert _fields(engine.extract(text, doc_id="a")) == want
 
 
 def test_self_contained_patterns():

@@ -902,9 +902,12 @@ class Engine:
             )
             for rule in res.context
         ]
-        # per-sentence memo of extract(): (sentence, left context, matches) -> pairs at offset 0
-        self._memo: BoundedMemo[tuple, list[CueTargetPair]] = BoundedMemo(_MEMO_MAX_ENTRIES)
-        # whole texts, pairs without doc_id
+        # per-sentence memo of extract(): (sentence, left context, matches) -> (the sentence's
+        # start, its pairs as first built; a hit moves them by the difference of the starts)
+        self._memo: BoundedMemo[tuple, tuple[int, list[CueTargetPair]]] = BoundedMemo(
+            _MEMO_MAX_ENTRIES
+        )
+        # whole texts -> their pairs as first returned (a hit under another doc_id copies them)
         self._doc_memo: BoundedMemo[tuple, list[CueTargetPair]] = BoundedMemo(_MEMO_MAX_DOCS)
         self._left_reach = _context_reach([r.preceded_by for r in res.context if r.preceded_by])
         if not _new_pair.simple or not memo:
@@ -937,11 +940,13 @@ class Engine:
 
     def _scan_text(self, text: str) -> list[_Match]:
         out = []
+        info = self._group_info
+        make = _Match._make  # tuple.__new__: no Python-level __new__ per match
         for m in self._scan.finditer(text):
-            if m.start() == m.end():
+            start, end = m.span()
+            if start == end:
                 continue
-            kind, rid, entry = self._group_info[int(m.lastgroup[1:])]
-            out.append(_Match(m.start(), m.end(), kind, rid, entry))
+            out.append(make((start, end, *info[int(m.lastgroup[1:])])))
         return out
 
     def lookup(self, phrase: str) -> tuple[str, str, CueEntry | None] | None:
@@ -1520,7 +1525,6 @@ class Engine:
         ] = []  # start, end, cut by a preposition, lone adjective
         has_coord = any(sep in ("and", "or") for _, _, sep in parts)
         prev_cut = False
-        modifier_words, adjective_suffixes = self._modifier_words, self._adjective_suffixes
         max_part = self.resources.targets.max_conjunct_tokens
         fronted = False
         for idx, (a, b, sep) in enumerate(parts):
@@ -1594,14 +1598,7 @@ class Engine:
                 np = self._named_reading(toks, np, b)
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
             prev_cut = cut_by_breaker
-            modifiers_only = True  # _is_modifier of each token
-            for t in toks[np[0] : np[1]]:
-                low = t.low
-                if low not in modifier_words and not (
-                    len(low) > 4 and low.endswith(adjective_suffixes)
-                ):
-                    modifiers_only = False
-                    break
+            modifiers_only = all(map(self._is_modifier, toks[np[0] : np[1]]))
             if out and out[-1][3] and sep in ("and", "or", "comma") and not modifiers_only:
                 # "mediastinal or hilar lymphadenopathy", "no acute alveolar or interstitial
                 # infiltrates", "left midlung and left basilar atelectasis": conjuncts made only of
@@ -1976,14 +1973,15 @@ class Engine:
         if len(text) <= _MEMO_MAX_DOC_CHARS:
             done = self._doc_memo.get(doc_key)
             if done is not None:  # the same text again (templated reports): the same pairs
-                return [p if doc_id is None else _moved(p, 0, doc_id) for p in done]
+                return [p if p.doc_id == doc_id else _moved(p, 0, doc_id) for p in done]
         pairs: list[CueTargetPair] = []
         memo = self._memo
         for s, e, inside in self._sentence_matches(text, sentences):
             key = self._memo_key(text, s, e, inside)
             found = memo.get(key) if key is not None else None
             if found is not None:  # the same sentence in the same surroundings: the same pairs
-                pairs.extend(_moved(p, s, doc_id) for p in found)
+                delta = s - found[0]
+                pairs.extend(_moved(p, delta, doc_id) for p in found[1])
                 continue
             first = len(pairs)
             an = self._analyze_sentence(text, s, e, inside)
@@ -2022,13 +2020,11 @@ class Engine:
                     )
                 )
             if key is not None:
-                memo.put(key, [_moved(p, -s, None) for p in pairs[first:]])
+                memo.put(key, (s, pairs[first:]))  # frozen records: stored as they are
         pairs.sort(key=lambda p: (p.target_start, p.target_end, p.cue_start))
         pairs = _drop_nested(pairs)
         if len(text) <= _MEMO_MAX_DOC_CHARS and self._left_reach is not None:
-            self._doc_memo.put(
-                doc_key, [p if doc_id is None else _moved(p, 0, None) for p in pairs]
-            )
+            self._doc_memo.put(doc_key, pairs.copy())  # the caller may change its list
         return pairs
 
     def _modifier_only(self, target: str) -> bool:

@@ -8,6 +8,13 @@ from functools import lru_cache
 
 import regex
 
+try:  # the stdlib's regex parser, used only to find the first characters of the list marker
+    from re import _constants as _sre_constants
+    from re import _parser as _sre_parser
+except ImportError:  # Python 3.10
+    import sre_constants as _sre_constants  # type: ignore[no-redef]
+    import sre_parse as _sre_parser  # type: ignore[no-redef]
+
 from ..schema import SentenceRules
 
 _NEWLINES = regex.compile(r"\n", regex.V1)
@@ -62,6 +69,9 @@ class SentenceSplitter:
             if _self_contained(rules.list_marker)
             else None
         )
+        # the ASCII characters a marker match can start with (None: unknown); an ASCII character
+        # outside them cannot start one, so the marker is not tried there
+        self._marker_first = _first_ascii(rules.list_marker) if self._marker is not None else None
         self._header_colon = regex.compile(r"^[^\S\n]*([^:\n]{1,80}?):(?=\s|$)", regex.V1 | regex.M)
 
     def __reduce__(self):  # picklable: rebuild from the rules
@@ -104,12 +114,15 @@ class SentenceSplitter:
         out = []
         end = 0  # where the last marker match ended: finditer goes on from there
         n = len(text)
+        first = self._marker_first
         for x in itertools.chain((0,), (m.end() for m in _LIST_CONTEXT.finditer(text))):
             run = x
             while run < n and text[run] in _LINE_SPACE:
                 run += 1
             if x == 0 or text[x - 1] == "\n":  # ^[^\S\n]*: from the longest run of spaces down
                 for q in range(run, x - 1, -1) if x >= end else ():
+                    if first is not None and (q == n or (text[q] not in first and text[q].isascii())):
+                        continue  # no marker starts here (most lines start with a capital)
                     m = marker.match(text, q)
                     if m is not None:
                         if m.end() == q:  # an empty marker match: finditer's own rules apply
@@ -120,6 +133,9 @@ class SentenceSplitter:
                 continue
             q = max(x + 1, end)  # (?<=[.;:!?][^\S\n]+): each position after a space, in turn
             while q <= run:
+                if first is not None and (q == n or (text[q] not in first and text[q].isascii())):
+                    q += 1
+                    continue
                 m = marker.match(text, q)
                 if m is None:
                     q += 1
@@ -258,6 +274,103 @@ def _self_contained(pattern: str) -> bool:
             return False
         i += 1
     return depth == 0 and not in_set
+
+
+_ASCII_CATEGORY = {
+    _sre_constants.CATEGORY_DIGIT: "0123456789",
+    _sre_constants.CATEGORY_SPACE: " \t\n\r\x0b\x0c",  # regex's \s on ASCII (not \x1c-\x1f)
+    _sre_constants.CATEGORY_WORD: "".join(chr(c) for c in range(128) if chr(c).isalnum()) + "_",
+}
+_SET_OPERATIONS = ("[[", "--", "&&", "||", "~~")  # VERSION1 set syntax the stdlib parser misreads
+
+
+def _first_ascii(pattern: str) -> frozenset[str] | None:
+    """The ASCII characters a match of ``pattern`` (``regex``, VERSION1) can start with.
+
+    None when that is not certain: unparsable or VERSION1-only syntax, a pattern that can match
+    the empty string, an item other than literals, ranges and digit/space/word classes, or a
+    non-ASCII first character under case-insensitive matching (it may fold to ASCII).
+    """
+    if any(op in pattern for op in _SET_OPERATIONS):
+        return None
+    try:
+        tree = _sre_parser.parse(pattern, 0)
+    except Exception:  # regex-module-only syntax
+        return None
+    ignorecase = bool(tree.state.flags & re.IGNORECASE)
+    found = _first_of(list(tree))
+    if found is None or found[1]:
+        return None
+    chars = found[0]
+    if ignorecase or _has_local_ignorecase(list(tree)):
+        if not all(c.isascii() for c in chars):
+            return None
+        chars = {v for c in chars for v in (c, c.lower(), c.upper())}
+    return frozenset(c for c in chars if c.isascii())
+
+
+def _first_of(items: list) -> tuple[set[str], bool] | None:
+    """(first characters, whether the sequence can match empty) of a parsed sequence."""
+    c = _sre_constants
+    out: set[str] = set()
+    for op, av in items:
+        if op is c.LITERAL:
+            return out | {chr(av)}, False
+        if op is c.IN:
+            for o, a in av:
+                if o is c.LITERAL:
+                    out.add(chr(a))
+                elif o is c.RANGE and a[1] - a[0] <= 300:
+                    out |= {chr(x) for x in range(a[0], a[1] + 1)}
+                elif o is c.CATEGORY and a in _ASCII_CATEGORY:
+                    out |= set(_ASCII_CATEGORY[a])
+                else:  # negated sets, other classes
+                    return None
+            return out, False
+        if op is c.SUBPATTERN or op is c.BRANCH:
+            branches = [av[-1]] if op is c.SUBPATTERN else av[1]
+            nullable = False
+            for branch in branches:
+                sub = _first_of(list(branch))
+                if sub is None:
+                    return None
+                out |= sub[0]
+                nullable = nullable or sub[1]
+            if not nullable:
+                return out, False
+            continue
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)):
+            sub = _first_of(list(av[2]))
+            if sub is None:
+                return None
+            out |= sub[0]
+            if av[0] > 0 and not sub[1]:
+                return out, False
+            continue
+        if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
+            continue  # zero-width: what follows starts the match
+        return None
+    return out, True
+
+
+def _has_local_ignorecase(items: list) -> bool:
+    """Does a group of the parsed pattern switch case-insensitive matching on ("(?i:...)")?"""
+    c = _sre_constants
+    for op, av in items:
+        subs: list = []
+        if op is c.SUBPATTERN:
+            if av[1] & re.IGNORECASE:
+                return True
+            subs = [av[-1]]
+        elif op is c.BRANCH:
+            subs = list(av[1])
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)):
+            subs = [av[2]]
+        elif op in (c.ASSERT, c.ASSERT_NOT):
+            subs = [av[1]]
+        if any(_has_local_ignorecase(list(sub)) for sub in subs):
+            return True
+    return False
 
 
 def _windows(text: str, a: int, b: int) -> list[tuple[int, int]]:

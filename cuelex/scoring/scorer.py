@@ -703,7 +703,6 @@ def _reread(
                 continue  # an "or" inside a lay phrase belongs to it
             if start <= q.cue_start and q.cue_end <= end and q.target_start < end and start < q.target_end:
                 return q.level, _as_cue(q), "inner_cue"
-    if level is Level.ASSERTED:
         # "to check whether the ligament is **torn**", "it is unclear if the heart is enlarged":
         # a predicate takes the level its hedged subject has
         for q in reversed(ordered[bisect_left(cue_starts, start - 200) : bisect_left(cue_starts, start)]):
@@ -715,7 +714,6 @@ def _reread(
                 and _PREDICATE_OF.fullmatch(output, q.target_end, start)
             ):
                 return q.level, _as_cue(q), "subject"
-    if level is Level.ASSERTED:
         # a parenthetical inside the phrase does not break it: "No sudden (acute) problems were
         # seen in the bones" reads "problems" with the "No" before the parenthesis
         before = _AFTER_PAREN.search(output, max(0, start - 60), start)
