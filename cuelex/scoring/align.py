@@ -38,6 +38,13 @@ cui            the same concept: a concept of the source target (its ``cui``, it
                of "fracture of the left rib" is "fracture"), and as a last resort an of-phrase
                its complement after another noun ("sources of anemia" ~ "causes of your
                anemia": detail ``complement``, low confidence)
+parts          compositional lay matching: the target's anatomy and finding parts, from its words,
+               combining forms and endings (``cuelex/data/lay_parts.tsv``: "nephrolithiasis" =
+               nephr- kidney + -lithiasis stone), each said in a lay word within
+               :data:`PARTS_REACH` tokens of one clause of the output ("a small stone in your
+               right kidney"), the organ the finding's subject or place (not "kidney function"),
+               no organ of another part between, "around" the organ for pleural/pericardial
+               targets, no opposite side (``compose``, low confidence)
 fuzzy          rapidfuzz ``fuzz.ratio`` of normal forms ≥ ``fuzzy_threshold`` (default 85) for
                targets of at least 7 characters, against output phrases of ±1 word; never
                across a hypo/hyper-style antonym prefix or a different number ("typo")
@@ -99,12 +106,14 @@ __all__ = [
     "OutputIndex",
     "find_target",
     "general_target",
+    "lay_parts",
+    "target_parts",
 ]
 
 #: Every tier, strictest first.
-TIERS: tuple[str, ...] = ("exact", "normalized", "abbreviation", "cui", "fuzzy", "semantic")
+TIERS: tuple[str, ...] = ("exact", "normalized", "abbreviation", "cui", "parts", "fuzzy", "semantic")
 #: The tiers used unless told otherwise (the semantic tier needs an optional model).
-DEFAULT_TIERS: tuple[str, ...] = ("exact", "normalized", "abbreviation", "cui", "fuzzy")
+DEFAULT_TIERS: tuple[str, ...] = ("exact", "normalized", "abbreviation", "cui", "parts", "fuzzy")
 #: rapidfuzz ``fuzz.ratio`` (0–100) on normal forms; chosen on tests/data (see docs/scoring.md):
 #: single-letter typos and transpositions in words of 7+ characters pass, different findings don't.
 FUZZY_THRESHOLD = 85.0
@@ -137,6 +146,7 @@ CONFIDENCE: dict[str, float] = {
     "cui/head_concept": 0.7,
     "cui/general": 0.8,
     "cui/normal": 0.75,
+    "parts/compose": 0.65,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
 }
@@ -1559,6 +1569,10 @@ class Aligner:
                     h = fit(self._head(words, idx))
                     if h:
                         return [_labelled(c, "normalized", c.detail or "head") for c in h]
+            elif tier == "parts" and words:
+                c = fit(_parts_candidates(words, idx))
+                if c:
+                    return label(c, "parts", "compose")
             elif tier == "fuzzy" and words:
                 c = fit(self._fuzzy(words, idx))
                 if c:
@@ -2065,6 +2079,283 @@ class Aligner:
                     continue
                 out.append(_Cand(s, e, float(score)))
         return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Compositional lay matching: a target said in lay words of its parts (tier "parts")
+# --------------------------------------------------------------------------------------------------
+
+LAY_PARTS_ROLES = ("anatomy", "finding")
+#: Tokens a compositional match may span at most, first part word to last ("the lymph nodes near
+#: the middle of your chest may be bigger than normal").
+PARTS_REACH = 10
+#: Endings a combining-form parse may end on without naming a part ("-osis", "-ia", "pneumon-ia").
+_NULL_ENDINGS = ("", "o", "osis", "ia", "ism", "y")
+_LINKING = ("", "o", "i", "a")
+#: Words that end a clause inside a segment: parts on either side belong to different statements.
+_CLAUSE_BREAK = frozenset({"but", "although", "though", "while", "whereas", "however", "except", "yet", "because", "so"})
+#: Words before an organ that put the finding around it, not in it ("fluid AROUND the lung",
+#: "the LINING of your lungs", "the SAC around your heart").
+_AROUND = frozenset({"around", "surrounding", "outside", "lining", "sac", "between", "encasing", "membrane", "covering"})
+#: Words that may follow an organ word when it is the subject or place of the finding ("your heart
+#: SEEMS swollen", "the kidney HAS a cyst"); any other noun after it makes the organ word a modifier
+#: of another thing ("heart rhythm", "kidney function", "liver blood tests").
+_ORGAN_NEXT = frozenset(
+    """
+    and or not no also still now probably likely possibly maybe perhaps definitely
+    may might could can would will should must has have had is are was were be been being
+    do does did don't doesn't didn't isn't aren't wasn't weren't hasn't haven't cannot can't won't
+    look looks looked seem seems seemed appear appears appeared show shows showed shown contain
+    contains contained hold holds holding become became got get gets remain remains
+    wall walls lining tissue muscle valve chamber cord gland area region space side part lobe
+    """.split()
+)  # fmt: skip
+_ORGAN_NEXT = frozenset(_ORGAN_NEXT | {norm_word(w) for w in _ORGAN_NEXT})  # tokens are normal forms ("does" → "doe")
+_SIDES = frozenset({"left", "right"})
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One part of a clinical target: an anatomical part or a finding, with its lay phrases."""
+
+    role: str
+    name: str
+    relation: str
+    lay: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class _LayParts:
+    words: dict[tuple[str, ...], _Part]  # whole words or phrases ("pulmonary", "lymph node")
+    prefixes: dict[str, _Part]  # combining forms ("hepat")
+    suffixes: dict[str, _Part]  # endings ("megaly")
+    body: dict[str, tuple[tuple[tuple[str, ...], str], ...]]  # first lay word -> (anatomy phrase, part)
+    around_organs: frozenset[str]  # anatomy parts that have an "around" form (lung, heart)
+
+
+@lru_cache(maxsize=4)
+def lay_parts(path: Any = None) -> _LayParts:
+    """The compositional table (default ``cuelex/data/lay_parts.tsv``): clinical words, combining
+    forms and endings of anatomy and findings with their lay words (see the file's header); a
+    malformed row raises :class:`VocabularyError` naming file and line."""
+    path = DATA_DIR / "lay_parts.tsv" if path is None else path
+    columns = ("role", "form", "part", "relation", "lay", "hpo_support", "example_target", "example_output")
+    lay_of: dict[tuple[str, str], list[tuple[str, ...]]] = {}
+    rows: list[tuple[str, str, str, str]] = []
+    for n, cols in tsv_rows(path, columns, "lay parts table"):
+        role, form, name, relation = cols[0], cols[1].strip().lower(), cols[2].strip().lower(), cols[3].strip()
+        if role not in LAY_PARTS_ROLES:
+            raise VocabularyError(f"{path}:{n}: role must be one of {LAY_PARTS_ROLES}, got {role!r}")
+        if not form or not name or not cols[4] or not cols[6] or not cols[7]:
+            raise VocabularyError(f"{path}:{n}: expected form, part, lay words and an example")
+        if (role == "anatomy") != (relation in ("in", "around")) or (role == "finding" and relation):
+            raise VocabularyError(f"{path}:{n}: anatomy rows have relation in/around, finding rows none")
+        if not cols[5].isdigit():
+            raise VocabularyError(f"{path}:{n}: hpo_support must be a count, got {cols[5]!r}")
+        phrases = lay_of.setdefault((role, name), [])
+        for alt in cols[4].split("|"):
+            ws = normal_words(alt)
+            if not ws:
+                raise VocabularyError(f"{path}:{n}: empty lay alternative in {cols[4]!r}")
+            if ws not in phrases:
+                phrases.append(ws)
+        rows.append((role, form, name, relation))
+    words: dict[tuple[str, ...], _Part] = {}
+    prefixes: dict[str, _Part] = {}
+    suffixes: dict[str, _Part] = {}
+    body: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    around: set[str] = set()
+    for role, form, name, relation in rows:
+        part = _Part(role, name, relation, tuple(lay_of[(role, name)]))
+        if form.endswith("-"):
+            prefixes[form[:-1]] = part
+        elif form.startswith("-"):
+            suffixes[form[1:]] = part
+        else:
+            words[normal_words(form)] = part
+        if role == "anatomy":
+            # the part's English name is a clinical word of its own ("liver lesion", "rib fracture")
+            words.setdefault(normal_words(name), part)
+            if relation == "around":
+                around.add(name)
+            for ws in part.lay:
+                got = body.setdefault(ws[0], [])
+                if (ws, name) not in got:
+                    got.append((ws, name))
+    return _LayParts(
+        words, prefixes, suffixes, {k: tuple(v) for k, v in body.items()}, frozenset(around)
+    )
+
+
+def _morphemes(word: str, table: _LayParts, pos: int = 0) -> list[_Part]:
+    """The parts a fused clinical word is built of: combining forms from the left, an ending on
+    the right ("hepatosplenomegaly" → liver, spleen, enlarged); [] unless the whole word is
+    explained (an ending, or two combining forms, and nothing left over but a linking vowel).
+    Longer combining forms are tried first, shorter ones when the rest does not parse
+    ("pericarditis": pericard- + -itis, not pericardi- + "tis")."""
+    rest = word[pos:]
+    if pos:
+        for suffix in sorted(table.suffixes, key=len, reverse=True):
+            if rest.endswith(suffix) and rest[: len(rest) - len(suffix)] in _LINKING:
+                return [table.suffixes[suffix]]
+            if rest == suffix[1:] and word[pos - 1] == suffix[0]:
+                return [table.suffixes[suffix]]  # the form's last vowel opens the ending: pericardi-tis
+    for link in _LINKING:
+        if not word.startswith(link, pos):
+            continue
+        at = pos + len(link)
+        for p in sorted(table.prefixes, key=len, reverse=True):
+            if word.startswith(p, at) and len(word) - at > len(p):
+                tail = _morphemes(word, table, at + len(p))
+                if tail:
+                    return [table.prefixes[p], *tail]
+                if word[at + len(p) :] in _NULL_ENDINGS and pos:
+                    return [table.prefixes[p]]  # a second combining form ends the word
+        if not pos:
+            break  # the first combining form starts the word
+    return []
+
+
+@lru_cache(maxsize=8192)
+def target_parts(words: tuple[str, ...]) -> tuple[_Part, ...]:
+    """The anatomy and finding parts of a clinical target (normal words; ``lay_parts.tsv``):
+    "pleural effusion" → lung (around), fluid; "nephrolithiasis" → kidney, stone. Empty unless it
+    has at least two parts and one of them is a finding; words that name no part (size, side,
+    place modifiers such as "hilar") are left to the other guards."""
+    table = lay_parts()
+    parts: dict[str, _Part] = {}
+    i = 0
+    while i < len(words):
+        two = words[i : i + 2]
+        if len(two) == 2 and two in table.words:
+            parts.setdefault(table.words[two].name, table.words[two])
+            i += 2
+            continue
+        w = words[i]
+        got = [table.words[(w,)]] if (w,) in table.words else _morphemes(w, table)
+        if (w,) in table.words:
+            # a fused word listed whole keeps its ending's part ("cystitis": bladder, -itis)
+            got += [table.suffixes[x] for x in table.suffixes if w.endswith(x) and w != x][:1]
+        for p in got:
+            parts.setdefault(p.name, p)
+        i += 1
+    if len(parts) < 2 or not any(p.role == "finding" for p in parts.values()):
+        return ()
+    return tuple(parts.values())
+
+
+def _lay_hits(part: _Part, idx: OutputIndex) -> list[tuple[int, int]]:
+    """(first, last) token indices of every lay phrase of ``part`` in the output, inside one
+    segment; an organ word only where it is the finding's subject or place, not a modifier of
+    another noun ("heart rhythm", "kidney function")."""
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[tuple[int, int]] = []
+    for ws in part.lay:
+        for i in idx.occurrences(ws[0]):
+            j = i + len(ws) - 1
+            if j > seg_of[i][1] or any(toks[i + k].norm != ws[k] for k in range(1, len(ws))):
+                continue
+            out.append((i, j))
+    # a phrase inside a longer one is that one ("node" in "lymph node")
+    return sorted({h for h in out if not any(o != h and o[0] <= h[0] and h[1] <= o[1] for o in out)})
+
+
+def _organ_fits(part: _Part, a: int, b: int, idx: OutputIndex, own: frozenset[str]) -> bool:
+    """An organ occurrence fits an anatomy part: it is not a modifier of another noun, and it is
+    "around" the organ exactly when the part is (pleural, pericardial) for organs that have both."""
+    toks = idx.tokens
+    first, last = idx.segment_of()[a]
+    if b + 1 <= last:
+        nxt = toks[b + 1].norm
+        if not (nxt in _ORGAN_NEXT or nxt in _FUNCTION or nxt in _SITE_PREPS or nxt in own or nxt in _normalize.LAY_FILLER):
+            return False
+    if part.name not in lay_parts().around_organs:
+        return True
+    near = {toks[k].norm for k in range(max(first, a - 4), a)}
+    return (part.relation == "around") == bool(near & _AROUND)
+
+
+def _parts_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """Output spans where a lay word of every part of the target stands within
+    :data:`PARTS_REACH` tokens in one clause ("a small stone in your right kidney" for
+    nephrolithiasis), with no organ of another part between an organ and the finding, and no
+    opposite side where the target names one. Detail ``compose``."""
+    parts = target_parts(words)
+    if not parts:
+        return []
+    table = lay_parts()
+    own = frozenset(w for p in parts for ws in p.lay for w in ws)
+    names = {p.name for p in parts}
+    hits: list[list[tuple[int, int]]] = []
+    for p in parts:
+        got = _lay_hits(p, idx)
+        if p.role == "anatomy":
+            got = [(a, b) for a, b in got if _organ_fits(p, a, b, idx, own)]
+        if not got:
+            return []
+        hits.append(got)
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    sides = _SIDES.intersection(words)
+    anchor = next(k for k, p in enumerate(parts) if p.role == "finding")
+    out: list[_Cand] = []
+    for a0, b0 in hits[anchor]:
+        seg = seg_of[a0]
+        chosen: list[tuple[int, int]] = []
+        for k, got in enumerate(hits):
+            if k == anchor:
+                chosen.append((a0, b0))
+                continue
+            near = [
+                (abs(a - a0), (a, b))
+                for a, b in got
+                if seg_of[a] == seg and abs(a - a0) <= PARTS_REACH and not (a <= a0 <= b or a0 <= a <= b0)
+            ]
+            if not near:
+                break
+            chosen.append(min(near)[1])
+        else:
+            lo = min(a for a, _ in chosen)
+            hi = max(b for _, b in chosen)
+            if hi - lo > PARTS_REACH or not _parts_clause_ok(lo, hi, idx, table, names, chosen):
+                continue
+            if sides:
+                seen = {toks[k].norm for k in range(seg[0], seg[1] + 1)} & _SIDES
+                if seen and not (seen & sides):
+                    continue
+            c = _Cand(toks[lo].start, toks[hi].end, 85.0)
+            c.detail = "compose"
+            out.append(c)
+    return out
+
+
+def _parts_clause_ok(
+    lo: int, hi: int, idx: OutputIndex, table: _LayParts, names: set[str], chosen: list[tuple[int, int]]
+) -> bool:
+    """No clause break and no organ of another part between the matched words. An organ word
+    right after a matched one ("thyroid GLAND") or in a place phrase after it ("pouches in your
+    COLON", "the artery from your HEART") says where that part is, not another finding."""
+    toks = idx.tokens
+    inside = {k for a, b in chosen for k in range(a, b + 1)}
+    ends = {b for _a, b in chosen}
+    k = lo
+    while k <= hi:
+        if k in inside:
+            k += 1
+            continue
+        w = toks[k].norm
+        if w in _CLAUSE_BREAK:
+            return False
+        j = k - 1
+        while j > lo and j not in ends and toks[j].norm in _POSSESSIVES | _ARTICLES:
+            j -= 1
+        placed = j in ends or (toks[j].norm in _SITE_PREPS and j - 1 in ends)
+        for ws, name in table.body.get(w, ()):
+            if name not in names and not placed and tuple(t.norm for t in toks[k : k + len(ws)]) == ws:
+                return False
+        k += 1
+    return True
 
 
 def find_target(target: str, output: str, **options: Any) -> AlignedTarget | None:
