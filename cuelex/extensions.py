@@ -16,6 +16,7 @@ hook, whatever decoders are registered.
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -31,6 +32,16 @@ ASSESS_KEY = "cuelex_assessments"
 # their ``model_dump(mode="json")`` (a test checks this), at a third of the cost
 _PAIR_LIST = TypeAdapter(list[CueTargetPair])
 
+# The pairs the component stored on each live Doc, with the very JSON string it stored: reading
+# ``Doc._.cue_pairs`` copies them instead of parsing and validating that JSON again (a Doc read
+# back from bytes or another process, or a changed value, is not in here: it is parsed)
+_STORED: weakref.WeakKeyDictionary[Doc, tuple[str, tuple[CueTargetPair, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
+_ALL_PAIR_FIELDS = frozenset(CueTargetPair.model_fields)
+_new_pair = CueTargetPair.__new__
+_set = object.__setattr__
+
 
 def encode(value: Any) -> str:
     """JSON text of a ``user_data`` value (what the component stores)."""
@@ -40,6 +51,27 @@ def encode(value: Any) -> str:
 def encode_pairs(pairs: list[CueTargetPair]) -> str:
     """JSON text of a list of pairs, as ``encode([p.model_dump(mode="json") for p in pairs])``."""
     return _PAIR_LIST.dump_json(pairs).decode("utf-8")
+
+
+def store_pairs(doc: Doc, pairs: list[CueTargetPair]) -> None:
+    """Write ``pairs`` to ``doc.user_data`` as JSON text and remember them for ``Doc._.cue_pairs``."""
+    value = encode_pairs(pairs)
+    doc.user_data[PAIRS_KEY] = value
+    _STORED[doc] = (value, tuple(pairs))
+
+
+def _as_parsed(pair: CueTargetPair) -> CueTargetPair:
+    """A copy of ``pair`` as parsing its JSON gives it: the same values, every field set.
+
+    Built field by field (a third of ``__copy__``'s cost): the model has no private or extra
+    attributes (a test compares the copies with parsed pairs, type by type).
+    """
+    copy = _new_pair(CueTargetPair)
+    _set(copy, "__dict__", pair.__dict__.copy())
+    _set(copy, "__pydantic_fields_set__", set(_ALL_PAIR_FIELDS))
+    _set(copy, "__pydantic_extra__", None)
+    _set(copy, "__pydantic_private__", None)
+    return copy
 
 
 def _decoded(value: Any, empty: Any) -> Any:
@@ -52,6 +84,9 @@ def _decoded(value: Any, empty: Any) -> Any:
 
 def _cue_pairs(doc: Doc) -> list[CueTargetPair]:
     value = doc.user_data.get(PAIRS_KEY)
+    stored = _STORED.get(doc)
+    if stored is not None and stored[0] is value:
+        return [_as_parsed(p) for p in stored[1]]
     if isinstance(value, (str, bytes)):
         return _PAIR_LIST.validate_json(value)  # parsed and validated in one pass
     return [CueTargetPair.model_validate(d) for d in _decoded(value, [])]

@@ -172,3 +172,71 @@ def test_load_tokenizer_keeps_texts_and_spacy_tokens():
     # a Doc made elsewhere: the component reads doc.text
     other = nlp.get_pipe("cuelex")(blank(text))
     assert other._.cue_pairs == doc._.cue_pairs == cuelex.extract(text)
+
+
+def test_pipe_batches_give_the_same_docs_as_calling_the_component():
+    """``nlp.pipe`` runs the component's own ``pipe`` (Docs tokenised a batch ahead): the same
+    pairs, spans and JSON as calling the pipeline on each text, whatever the batch size."""
+    nlp = cuelex.load()
+    texts = [TEXT, "No fever.", "", "Atelectasis versus pneumonia.", "? PE"] * 3
+    want = [nlp(t) for t in texts]
+    for batch_size in (1, 2, 7, 1000):
+        got = list(nlp.pipe(texts, batch_size=batch_size))
+        assert [d.text for d in got] == texts
+        assert [d._.cue_pairs for d in got] == [d._.cue_pairs for d in want]
+        assert [d.user_data for d in got] == [d.user_data for d in want]
+        assert [[(s.start, s.end, s.label_) for s in d.spans["cuelex"]] for d in got] == [
+            [(s.start, s.end, s.label_) for s in d.spans["cuelex"]] for d in want
+        ]
+
+
+def test_pipe_hands_a_failing_doc_to_the_error_handler(monkeypatch):
+    import cuelex.component as component
+
+    real = component.run_pipeline
+
+    def failing(text, **kwargs):
+        if "BOOM" in text:
+            raise ValueError("cannot read BOOM")
+        return real(text, **kwargs)
+
+    monkeypatch.setattr(component, "run_pipeline", failing)
+    nlp = cuelex.load()
+    texts = ["No fever.", "Possible BOOM pneumonia.", "Atelectasis versus pneumonia."]
+    with pytest.raises(ValueError, match="cannot read BOOM"):
+        list(nlp.pipe(texts))
+    failed = []
+    nlp.set_error_handler(lambda name, proc, docs, e: failed.append((name, docs[0].text, e)))
+    assert nlp.get_pipe("cuelex").get_error_handler() is not None
+    docs = list(nlp.pipe(texts, batch_size=2))
+    assert [d.text for d in docs] == [texts[0], texts[2]]  # skipped, as spaCy skips it
+    assert [(n, t, type(e)) for n, t, e in failed] == [("cuelex", texts[1], ValueError)]
+
+
+def test_cue_pairs_read_from_the_stored_pairs_equal_the_parsed_json():
+    """Reading ``Doc._.cue_pairs`` on a Doc the component just made copies its pairs instead of
+    parsing the JSON: the same records, field types and set fields as parsing gives."""
+    from cuelex.extensions import _PAIR_LIST, PAIRS_KEY
+
+    nlp = cuelex.load()
+    texts = [TEXT, "Likely atelectasis; r/o PE. ?MI 😀 Cannot exclude early pneumonia."]
+    for doc in nlp.pipe(texts):
+        got = doc._.cue_pairs
+        parsed = _PAIR_LIST.validate_json(doc.user_data[PAIRS_KEY])
+        assert got and got == parsed
+        for a, b in zip(got, parsed, strict=True):
+            assert a.model_fields_set == b.model_fields_set
+            assert {k: type(v) for k, v in a.__dict__.items()} == {
+                k: type(v) for k, v in b.__dict__.items()
+            }
+        assert doc._.cue_pairs is not got  # a fresh list of fresh records each time
+        # a value written by someone else is parsed, not taken from the stored pairs
+        doc.user_data[PAIRS_KEY] = "[]"
+        assert doc._.cue_pairs == []
+
+
+def test_spans_of_a_doc_from_another_vocab_keep_their_labels():
+    nlp = cuelex.load()
+    other = nlp.get_pipe("cuelex")(spacy.blank("en")(TEXT))
+    assert other.vocab is not nlp.vocab
+    assert [s.label_ for s in other.spans["cuelex"]] == ["UL3", "UL1", "UL3"]
