@@ -111,6 +111,9 @@ def test_shares_sum_to_one_whenever_something_is_retained(source, output):
 # found by hypothesis: the negated mention is alone on its line, so it looks like a heading; a
 # heading is passed over only when the source target is not itself written as one
 @example("pulmonary no \n pulmonary")
+# found by hypothesis: a negation after its item ("pneumonia excluded") was taken to govern the
+# alternatives that follow it in the output and not in the source
+@example("pneumonia excluded pneumonia or pneumonia")
 def test_a_text_scored_against_itself_keeps_everything(text):
     r = score(text, text, n_boot=0)
     if r.pairs:

@@ -582,14 +582,15 @@ def _list_negation(
     """The negation that governs a whole list an alternative marker was read in ("no signs of
     infection, fluid in or around the lungs, a collapsed lung, or any lumps"): the nearest earlier
     negated output pair of the same sentence, with only list items between (commas, "or"/"and",
-    no clause break)."""
+    no clause break). A negation written after its own item ("X excluded, Y or Z") governs none."""
     ordered, cue_starts = by_cue
     for q in reversed(ordered[: bisect_left(cue_starts, start)]):
         if q.rule_id.startswith("alt."):
             continue
         if not (q.sentence_start <= start < q.sentence_end) or q.target_end > start:
             return None
-        if q.level is not Level.UL1:
+        if q.level is not Level.UL1 or q.cue_start >= q.target_end:
+            # a negation written after its item ("pneumonia excluded") governs no list after it
             return None
         between = output[q.target_end : start]
         if (
