@@ -469,6 +469,42 @@ splitting, 0.75 ms scanning (0.3 ms of it the prefilter that finds where some cu
 and 0.6 ms in the analysis. A new process's first pass also compiles the scanner's pattern
 groups as it meets them (about 1 s over the ACI notes), which the timed passes here exclude.
 
+**Fourth round (2026-11-23), A/B in one process against the session-start code, outputs
+identical** (every field of 20,873 pairs over 4,393 texts, memo on and off; linked pairs of all IU
+reports and ACI notes; benchmark build output): scanner patterns whose word runs precede a
+required space made possessive and every bucket closed by a never-matching alternative (the
+`regex` module otherwise searched the rest of a long note for a required literal before each
+failed match): cue scan 1,051 → 795 µs per ACI note; target analysis on plain-ASCII sentences
+from one `findall` and fewer objects per token: 190 → 150 µs per IU report, 671 → 524 per ACI
+note; extract as a whole 1.05–1.2× faster. Linking: whole link outcomes memoised per window
+text and pair offsets, QuickUMLS matches per n-gram string, a per-pair branch and bound over
+the n-grams near its target, no spaCy tagging pass: 531 → 396 µs per IU report (1.34×), 2,682 →
+2,210 per ACI note (1.21×).
+
+**Fifth round (2026-11-23), A/B in one process (old and new code alternating per document, CPU
+time, 4 passes), outputs identical** (every field of every pair of 1,987 IU reports and 207 ACI
+notes, memo off; the equivalence tests). Engine: the splitter tries its list marker only at the
+ASCII characters the marker can start with (read from its parse tree; it falls back to trying
+everywhere when that is not certain); the sentence memo stores pairs as built and relocates them on
+a hit instead of copying them at every store; one span call per scan match. Old/new, best /
+median: split 1.04 / 1.06 (IU), 1.06 / 1.08 (ACI); scan and target analysis unchanged; extract
+as a whole 1.03 / 1.05 (IU) and 1.02 / 1.03 (ACI) with the memo, 1.0 without. A profile of an IU
+report now: splitter about 20%, cue scan about 28%, target analysis about 50% (ACI: 20 / 44 / 31).
+The fourth round's garbage-collection estimate (15%) does not hold: on Python 3.11 the per-token
+and per-match objects die inside their sentence and trigger no collections (one collection, 0 ms,
+in a memo-off pass over the IU reports); the collections come from what the memo keeps (4.4% of
+an IU pass with `cuelex.load()` loaded, 1.5% of ACI). Tokenising is 28 of the 220 µs of analysis
+per IU report, so parallel token arrays would save about 3% of extract: reaching 10,000 reports/s
+(about 3× from here) needs the analysis compiled (mypyc or Cython) or an exact memo above the
+split and scan, not Python-level changes to the rules. Component (`nlp.pipe`): the component
+takes up to 256 Docs from the tokenizer before scanning them (interleaving tokenizer and scan
+per Doc cost 6–17%), reading `Doc._.cue_pairs` on a Doc it just made copies the stored pairs
+instead of parsing their JSON (~45 → ~10 µs per Doc; identical pairs, field types included, over
+all 9,476 pairs of the IU and ACI texts; a Doc read back from bytes, pickle or another process is
+parsed as before), and span labels are stored as precomputed hashes; it follows spaCy's
+error-handler protocol (a failing Doc goes to the handler and is skipped). Old/new component,
+`nlp.pipe` plus reading the pairs, per-chunk alternation: 1.23× on IU reports, 1.10× on ACI notes.
+
 **Memo.** cuelex memoises its work per sentence (the pairs of a sentence with the same text,
 scan matches and the few characters before it that the context rules can see) and per text
 (the same report again): exact, bounded, and emptied before every timed pass, so each pass is a
