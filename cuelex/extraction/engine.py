@@ -18,18 +18,15 @@ from typing import NamedTuple
 
 import regex
 
-try:  # the stdlib's regex parser, used only to find the first characters of each pattern
-    from re import _constants as _sre_constants
-    from re import _parser as _sre_parser
-except ImportError:  # Python 3.10
-    import sre_constants as _sre_constants  # type: ignore[no-redef]
-    import sre_parse as _sre_parser  # type: ignore[no-redef]
 
 from .._memo import BoundedMemo
 from ..levels import DEFAULT_STRENGTH, Level, weaker
 from ..records import Assessment, Cue, CueTargetPair, Direction
 from ..resources import Resources, default_resources
 from ..schema import CueEntry
+from .regexfirst import first_of_item, first_of_seq
+from .regexfirst import sre_constants as _sre_constants
+from .regexfirst import sre_parser as _sre_parser
 from .sentences import SentenceSplitter
 
 log = logging.getLogger(__name__)
@@ -58,65 +55,16 @@ def _first_chars(pattern: str) -> frozenset[str] | None:
         tree = _sre_parser.parse(pattern, re.IGNORECASE)
     except Exception:  # regex-module-only syntax: try this pattern everywhere
         return None
-    found, nullable = _first_of_seq(list(tree))
+    found, nullable = first_of_seq(list(tree), _CATEGORY_CHARS)
     if found is None or nullable:
         return None
     return frozenset(c.lower() for c in found) | frozenset(c.upper() for c in found)
-
-
-def _first_of_seq(items: list) -> tuple[set[str] | None, bool]:
-    out: set[str] = set()
-    for op, av in items:
-        found, nullable = _first_of_item(op, av)
-        if found is None:
-            return None, False
-        out |= found
-        if not nullable:
-            return out, False
-    return out, True
 
 
 _CATEGORY_CHARS = {
     _sre_constants.CATEGORY_DIGIT: set("0123456789"),
     _sre_constants.CATEGORY_SPACE: set(" \t\n\r\f\v"),
 }
-
-
-def _first_of_item(op, av) -> tuple[set[str] | None, bool]:  # type: ignore[no-untyped-def]
-    c = _sre_constants
-    if op is c.LITERAL:
-        return {chr(av)}, False
-    if op is c.IN:
-        chars: set[str] = set()
-        for o, a in av:
-            if o is c.LITERAL:
-                chars.add(chr(a))
-            elif o is c.RANGE and a[1] - a[0] <= 300:
-                chars |= {chr(x) for x in range(a[0], a[1] + 1)}
-            elif o is c.CATEGORY and a in _CATEGORY_CHARS:
-                chars |= _CATEGORY_CHARS[a]
-            else:
-                return None, False
-        return chars, False
-    if op is c.SUBPATTERN:
-        return _first_of_seq(list(av[-1]))
-    if op is c.BRANCH:
-        out: set[str] = set()
-        nullable = False
-        for branch in av[1]:
-            found, n = _first_of_seq(list(branch))
-            if found is None:
-                return None, False
-            out |= found
-            nullable = nullable or n
-        return out, nullable
-    if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)):
-        lo, _hi, sub = av
-        found, n = _first_of_seq(list(sub))
-        return (None, False) if found is None else (found, lo == 0 or n)
-    if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
-        return set(), True
-    return None, False
 
 
 def _literal_prefixes(
@@ -220,7 +168,7 @@ def _expand(
         elif op is c.IN:
             if any(o is c.CATEGORY and a is c.CATEGORY_SPACE for o, a in av):
                 return done | _close(open_heads, k)  # \s also matches unicode spaces
-            chars, _ = _first_of_item(op, av)
+            chars, _ = first_of_item(op, av, _CATEGORY_CHARS)
             if chars is None or len(chars) > 40:
                 return done | _close(open_heads, k)
             heads = done | {h + ch for h in open_heads for ch in chars}

@@ -8,14 +8,10 @@ from functools import lru_cache
 
 import regex
 
-try:  # the stdlib's regex parser, used only to find the first characters of the list marker
-    from re import _constants as _sre_constants
-    from re import _parser as _sre_parser
-except ImportError:  # Python 3.10
-    import sre_constants as _sre_constants  # type: ignore[no-redef]
-    import sre_parse as _sre_parser  # type: ignore[no-redef]
-
 from ..schema import SentenceRules
+from .regexfirst import first_of_seq
+from .regexfirst import sre_constants as _sre_constants
+from .regexfirst import sre_parser as _sre_parser
 
 _NEWLINES = regex.compile(r"\n", regex.V1)
 _WORD = regex.compile(r"\w+", regex.V1)
@@ -298,59 +294,14 @@ def _first_ascii(pattern: str) -> frozenset[str] | None:
     except Exception:  # regex-module-only syntax
         return None
     ignorecase = bool(tree.state.flags & re.IGNORECASE)
-    found = _first_of(list(tree))
-    if found is None or found[1]:
+    chars, nullable = first_of_seq(list(tree), _ASCII_CATEGORY)
+    if chars is None or nullable:
         return None
-    chars = found[0]
     if ignorecase or _has_local_ignorecase(list(tree)):
         if not all(c.isascii() for c in chars):
             return None
         chars = {v for c in chars for v in (c, c.lower(), c.upper())}
     return frozenset(c for c in chars if c.isascii())
-
-
-def _first_of(items: list) -> tuple[set[str], bool] | None:
-    """(first characters, whether the sequence can match empty) of a parsed sequence."""
-    c = _sre_constants
-    out: set[str] = set()
-    for op, av in items:
-        if op is c.LITERAL:
-            return out | {chr(av)}, False
-        if op is c.IN:
-            for o, a in av:
-                if o is c.LITERAL:
-                    out.add(chr(a))
-                elif o is c.RANGE and a[1] - a[0] <= 300:
-                    out |= {chr(x) for x in range(a[0], a[1] + 1)}
-                elif o is c.CATEGORY and a in _ASCII_CATEGORY:
-                    out |= set(_ASCII_CATEGORY[a])
-                else:  # negated sets, other classes
-                    return None
-            return out, False
-        if op is c.SUBPATTERN or op is c.BRANCH:
-            branches = [av[-1]] if op is c.SUBPATTERN else av[1]
-            nullable = False
-            for branch in branches:
-                sub = _first_of(list(branch))
-                if sub is None:
-                    return None
-                out |= sub[0]
-                nullable = nullable or sub[1]
-            if not nullable:
-                return out, False
-            continue
-        if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)):
-            sub = _first_of(list(av[2]))
-            if sub is None:
-                return None
-            out |= sub[0]
-            if av[0] > 0 and not sub[1]:
-                return out, False
-            continue
-        if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
-            continue  # zero-width: what follows starts the match
-        return None
-    return out, True
 
 
 def _has_local_ignorecase(items: list) -> bool:

@@ -60,7 +60,6 @@ PARTITIVE_HEADS = frozenset(
     """.split()
 )  # fmt: skip
 #: Reasons :func:`reject_reason` returns, one per class of false match.
-REASONS = ("nonfinding", "history", "qualifier", "organ", "anatomy", "rival")
 
 
 @dataclass(frozen=True)
