@@ -124,6 +124,32 @@ def extend(
     return existing + out
 
 
+def promote(existing: list[dict], gold: list[dict], n_each: int, seed: int, batch: int) -> list[dict]:
+    """Give rewrites to ``n_each`` annotated documents per (source, split) that had none.
+
+    Only documents with at least one hedged (UL2–UL5) gold pair qualify, so that each new source
+    carries the certainty the rewrites are scored on; a document keeps its split (a report-half
+    document stays report-only) and records the batch of its rewrites as ``rewrites_batch``.
+    """
+    rng = random.Random(seed)
+    hedged = {g["doc_id"] for g in gold if g.get("level") in {"UL2", "UL3", "UL4", "UL5"}}
+    chosen: set[str] = set()
+    for source in ("iu_cxr", "aci_bench"):
+        for split in ("tune", "report"):
+            pool = sorted(
+                d["doc_id"]
+                for d in existing
+                if d["source"] == source and d["split"] == split and not d["rewrites"]
+                and d["doc_id"] in hedged
+            )
+            rng.shuffle(pool)
+            chosen.update(pool[:n_each])
+    return [
+        {**d, "rewrites": True, "rewrites_batch": batch} if d["doc_id"] in chosen else d
+        for d in existing
+    ]
+
+
 def load_documents(docs_file: Path = DOCS_FILE, iu_file: Path = IU_FILE) -> list[dict]:
     """The evaluation documents with their text (IU text read from shared/)."""
     docs = read_jsonl(docs_file)
@@ -149,7 +175,11 @@ def main() -> None:
                         help="append a further batch of documents to documents.jsonl")
     parser.add_argument("--rewrites", type=int, default=0, metavar="K",
                         help="with --extend: the first K new documents of each source get rewrites")
-    parser.add_argument("--batch", type=int, default=2, help="with --extend: the batch number")
+    parser.add_argument("--batch", type=int, default=2,
+                        help="with --extend or --promote: the batch number")
+    parser.add_argument("--promote", nargs=2, type=int, metavar=("N_EACH", "SEED"),
+                        help="give rewrites to N_EACH annotated hedge-bearing documents per source "
+                        "and split that have none")
     args = parser.parse_args()
     if args.select:
         DATA.mkdir(parents=True, exist_ok=True)
@@ -158,6 +188,12 @@ def main() -> None:
                 handle.write(json.dumps(doc) + "\n")
     if args.extend:
         docs = extend(read_jsonl(DOCS_FILE), *args.extend, n_rewrites=args.rewrites, batch=args.batch)
+        with DOCS_FILE.open("w", encoding="utf-8") as handle:
+            for doc in docs:
+                handle.write(json.dumps(doc) + "\n")
+    if args.promote:
+        gold = read_jsonl(DATA / "gold_pairs.jsonl")
+        docs = promote(read_jsonl(DOCS_FILE), gold, *args.promote, batch=args.batch)
         with DOCS_FILE.open("w", encoding="utf-8") as handle:
             for doc in docs:
                 handle.write(json.dumps(doc) + "\n")

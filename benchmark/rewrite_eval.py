@@ -45,7 +45,7 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
     docs = {d["doc_id"]: d for d in load_documents() if d["rewrites"]}
     docs = {k: d for k, d in docs.items() if split == "all" or d["split"] == split}
     if batch is not None:
-        docs = {k: d for k, d in docs.items() if d.get("batch", 1) == batch}
+        docs = {k: d for k, d in docs.items() if d.get("rewrites_batch", d.get("batch", 1)) == batch}
     gold = load_gold()
     all_outputs, all_fates, private = load_rewrites()
     if not private:

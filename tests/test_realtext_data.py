@@ -34,10 +34,15 @@ def documents() -> dict[str, dict]:
 def test_split_is_by_document_and_balanced() -> None:
     docs = _read(BENCH / "data" / "realtext" / "documents.jsonl")
     assert len({d["doc_id"] for d in docs}) == len(docs) >= 60
-    # each batch is split evenly per source and rewrite status (an odd group puts one more in tune)
+    # each batch is split evenly per source and rewrite status (an odd group puts one more in tune);
+    # documents given rewrites later (``rewrites_batch``) kept their split: they count in the group
+    # they were selected in and, again, in the group of their rewrites batch
     groups: dict[tuple, list[dict]] = {}
     for d in docs:
-        groups.setdefault((d.get("batch"), d["source"], d["rewrites"]), []).append(d)
+        selected_with_rewrites = d["rewrites"] and "rewrites_batch" not in d
+        groups.setdefault((d.get("batch"), d["source"], selected_with_rewrites), []).append(d)
+        if "rewrites_batch" in d:
+            groups.setdefault(("rewrites", d["rewrites_batch"], d["source"]), []).append(d)
     for key, group in groups.items():
         tune = sum(d["split"] == "tune" for d in group)
         assert abs(2 * tune - len(group)) <= 1, key
