@@ -150,6 +150,13 @@ def promote(existing: list[dict], gold: list[dict], n_each: int, seed: int, batc
     ]
 
 
+def write_documents(docs: list[dict]) -> None:
+    """Rewrite documents.jsonl with ``docs`` (ids, source, split, rewrite flags; never text)."""
+    with DOCS_FILE.open("w", encoding="utf-8") as handle:
+        for doc in docs:
+            handle.write(json.dumps(doc) + "\n")
+
+
 def load_documents(docs_file: Path = DOCS_FILE, iu_file: Path = IU_FILE) -> list[dict]:
     """The evaluation documents with their text (IU text read from shared/)."""
     docs = read_jsonl(docs_file)
@@ -183,20 +190,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.select:
         DATA.mkdir(parents=True, exist_ok=True)
-        with DOCS_FILE.open("w", encoding="utf-8") as handle:
-            for doc in select():
-                handle.write(json.dumps(doc) + "\n")
+        write_documents(select())
     if args.extend:
         docs = extend(read_jsonl(DOCS_FILE), *args.extend, n_rewrites=args.rewrites, batch=args.batch)
-        with DOCS_FILE.open("w", encoding="utf-8") as handle:
-            for doc in docs:
-                handle.write(json.dumps(doc) + "\n")
+        write_documents(docs)
     if args.promote:
         gold = read_jsonl(DATA / "gold_pairs.jsonl")
         docs = promote(read_jsonl(DOCS_FILE), gold, *args.promote, batch=args.batch)
-        with DOCS_FILE.open("w", encoding="utf-8") as handle:
-            for doc in docs:
-                handle.write(json.dumps(doc) + "\n")
+        write_documents(docs)
     if args.export:
         with args.export.open("w", encoding="utf-8") as handle:
             for doc in load_documents():
