@@ -154,6 +154,7 @@ CONFIDENCE: dict[str, float] = {
     "cui/general": 0.8,
     "cui/normal": 0.75,
     "parts/compose": 0.65,
+    "parts/derivation": 0.6,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
 }
@@ -1588,6 +1589,9 @@ class Aligner:
                 c = fit(_parts_candidates(words, idx))
                 if c:
                     return label(c, "parts", "compose")
+                c = fit(_derived_candidates(words, idx))
+                if c:
+                    return label(c, "parts", "derivation")
             elif tier == "fuzzy" and words:
                 c = fit(self._fuzzy(words, idx))
                 if c:
@@ -2417,6 +2421,70 @@ def _parts_clause_ok(
                 return False
         k += 1
     return True
+
+
+#: Endings a derived word form drops before two forms are compared (longest first; the value is
+#: what stays): "dehydration"/"dehydrated" → dehydrat, "stability"/"stable" → stabl.
+_DERIVATION_ENDINGS = (
+    ("ibility", "ibl"), ("ability", "abl"), ("ation", "at"), ("ition", "it"), ("ment", ""),
+    ("ence", ""), ("ance", ""), ("ion", ""), ("ing", ""), ("ies", "y"), ("ed", ""), ("es", ""), ("s", ""),
+)
+#: Words that may follow a verb or adjective form when it says the target itself ("overusing YOUR
+#: arm", "has enlarged SLIGHTLY", "stayed stable SINCE"); any other word makes it a modifier of
+#: another noun ("RECURRING appointments", "STABLE angina").
+_DERIVED_NEXT = frozenset(
+    """
+    slightly again further more less quickly slowly much since over back up down anymore yet
+    already recently soon lately today now then there here some any
+    """.split()
+)  # fmt: skip
+
+
+@lru_cache(maxsize=16384)
+def derived_stem(word: str) -> str:
+    """The stem that a noun and its verb or adjective forms share ("recurrence", "recurs",
+    "recurring" → recur; "overuse", "overused" → overus); "" for words too short to compare."""
+    w = word.lower()
+    for ending, keep in _DERIVATION_ENDINGS:
+        if w.endswith(ending) and len(w) - len(ending) + len(keep) >= 4 and not (ending == "s" and w[-2:] in ("ss", "us", "is")):
+            w = w[: len(w) - len(ending)] + keep
+            break
+    if w.endswith("e"):
+        w = w[:-1]
+    if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "aeiou":
+        w = w[:-1]
+    return w if len(w) >= 5 else ""
+
+
+def _derived_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """A one-word target said by another form of the same word: a nominalisation of the source
+    ("stability", "overuse", "recurrence", "dehydration") in the verb or adjective a lay rewrite
+    uses ("stayed stable", "from overusing your arm", "if it recurs", "you were dehydrated"); never
+    a form that modifies a following noun ("recurring appointments"). Detail ``derivation``."""
+    content = [w for w in words if w not in _FUNCTION]
+    if len(content) != 1:
+        return []
+    target = content[0]
+    stem = derived_stem(target)
+    if not stem:
+        return []
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[_Cand] = []
+    for i, t in enumerate(toks):
+        if t.norm == target or derived_stem(t.raw) != stem:
+            continue
+        if i + 1 <= seg_of[i][1]:
+            nxt = toks[i + 1].norm
+            if not (
+                nxt in _DERIVED_NEXT or nxt in _ORGAN_NEXT or nxt in _FUNCTION or nxt in _SITE_PREPS
+                or nxt in _POSSESSIVES or nxt in _normalize.LAY_FILLER
+            ):
+                continue
+        c = _Cand(t.start, t.end, 80.0)
+        c.detail = "derivation"
+        out.append(c)
+    return out
 
 
 def find_target(target: str, output: str, **options: Any) -> AlignedTarget | None:
