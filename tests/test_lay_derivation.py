@@ -48,6 +48,15 @@ def test_a_noun_and_its_verb_and_adjective_forms_share_a_stem(words: list[str], 
     assert {derived_stem(w) for w in words} == {stem}
 
 
+@pytest.mark.parametrize(
+    ("target", "output", "said"),
+    [("dizziness", "You may feel dizzy.", "dizzy"), ("tiredness", "She feels tired in the evenings.", "tired"), ("numbness", "My toes went numb.", "numb")],
+)
+def test_a_quality_noun_in_ness_is_found_as_its_adjective(target: str, output: str, said: str) -> None:
+    m = PARTS.find(target, output)
+    assert m is not None and m.text == said and m.detail == "derivation"
+
+
 @pytest.mark.parametrize("word", ["scar", "scarring", "use", "tear", "cyst", "mass"])
 def test_short_words_have_no_stem_to_compare(word: str) -> None:
     assert derived_stem(word) == ""
@@ -68,6 +77,10 @@ def test_short_words_have_no_stem_to_compare(word: str) -> None:
         ("obstruction", "Scar tissue may be blocking part of the bowel.", "blocking"),
         ("dilation", "The tube that carries urine from the kidney looks widened.", "widened"),
         ("stenosis", "The valve of your heart has become narrowed.", "narrowed"),
+        ("weakness", "His right leg felt weak on the stairs.", "weak"),
+        ("stiffness", "My fingers are stiff in the morning.", "stiff"),
+        ("soreness", "Your muscles will be sore after the exercises.", "sore"),
+        ("fullness", "She feels full after a few bites.", "full"),
     ],
 )
 def test_another_form_of_the_finding_is_found(target: str, output: str, said: str) -> None:
@@ -91,6 +104,8 @@ def test_another_form_of_the_finding_is_found(target: str, output: str, said: st
         ("improvement", "These exercises help improve balance."),
         ("infection", "An infectious disease doctor will see you."),
         ("progression", "Progressive relaxation can help you fall asleep."),
+        ("weakness", "Weak tea with honey may soothe your throat."),  # modifies another noun
+        ("stiffness", "A stiff collar keeps the neck still."),
     ],
 )
 def test_a_form_used_about_something_else_is_not_the_target(target: str, output: str) -> None:

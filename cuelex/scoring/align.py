@@ -18,7 +18,10 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
                and time modifiers are dropped ("small right pleural effusion" ~ "pleural
                effusion": ``modifiers``, score 95, only when nothing else in stage 1 matched);
                a head shared with another modifier ("pulmonary or skeletal finding" ~
-               "pulmonary finding": ``ellipsis``)
+               "pulmonary finding": ``ellipsis``); a recurrence or persistence qualifier said by
+               a verb after the finding ("recurrent symptoms" ~ "your symptoms have not come
+               back", "persistent fever" ~ "the fever persisted": ``qualifier``, the span from
+               the finding to the verb so its level is read from what stands between)
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
@@ -160,6 +163,7 @@ CONFIDENCE: dict[str, float] = {
     "cui/normal": 0.75,
     "parts/compose": 0.65,
     "parts/derivation": 0.6,
+    "normalized/qualifier": 0.8,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
 }
@@ -1558,6 +1562,12 @@ class Aligner:
                     detail,
                 )
         lexical = fit(lexical)
+        if "normalized" in self.tiers and words and not any(c.score >= 100 for c in lexical):
+            # "recurrent symptoms" ~ "your symptoms have not come back": the qualifier said by a
+            # verb after the finding is a closer match than the bare finding
+            q = fit(_qualifier_candidates(words, idx))
+            if q:
+                return label(q, "normalized", "qualifier")
         if lexical:
             return lexical
         for tier in self.tiers:
@@ -2432,9 +2442,12 @@ def _parts_clause_ok(
 
 #: Endings a derived word form drops before two forms are compared (longest first; the value is
 #: what stays): "dehydration"/"dehydrated" → dehydrat, "stability"/"stable" → stabl,
-#: "calcification"/"calcified" → calcif, "distension"/"distended" → distend.
+#: "calcification"/"calcified" → calcif, "distension"/"distended" → distend, "stiffness"/"stiff"
+#: → stif, "dizziness"/"dizzy" → dizzy. A quality noun in "-ness" also matches its adjective
+#: exactly at any length ("soreness"/"sore", "tiredness"/"tired"): the ending names it.
 _DERIVATION_ENDINGS = (
     ("ification", "if"), ("ibility", "ibl"), ("ability", "abl"), ("ension", "end"), ("ified", "if"),
+    ("iness", "y"), ("ness", ""),
     ("ation", "at"), ("ition", "it"), ("ment", ""), ("ence", ""), ("ance", ""), ("ion", ""), ("ing", ""),
     ("ies", "y"), ("ed", ""), ("es", ""), ("s", ""),
 )
@@ -2534,8 +2547,10 @@ def _derived_candidates(
         return []
     target = content[0]
     stem = derived_stem(target)
+    # a quality noun names its adjective exactly ("soreness": sore, "dizziness": dizzy)
+    quality = (target[:-5] + "y" if target.endswith("iness") else target[:-4]) if target.endswith("ness") else ""
     listed = derived_forms().get(target, ())
-    if not stem and not listed:
+    if not stem and not listed and len(quality) < 3:
         return []
     toks = idx.tokens
     seg_of = idx.segment_of()
@@ -2545,7 +2560,7 @@ def _derived_candidates(
         if t.norm == target:
             continue
         kinds = [k for f, k in listed if _form_matches(t.norm, t.raw, f)]
-        if stem and derived_stem(t.raw) == stem:
+        if (stem and derived_stem(t.raw) == stem) or (len(quality) >= 3 and t.raw.lower() == quality):
             kinds.append("form")
         if not kinds:
             continue
@@ -2592,6 +2607,102 @@ def _bearer(i: int, idx: OutputIndex, body: frozenset[str]) -> tuple[int, ...] |
     if near:
         return near
     return () if i + 1 <= last and toks[i + 1].norm in _OWN else None
+
+
+# A recurrence or persistence qualifier said by a verb (detail "qualifier" of tier "normalized")
+
+#: Qualifiers of a target that an output may say by a verb after the finding, by kind.
+_QUALIFIERS = {
+    "recurrent": "recur", "recurring": "recur", "recurrence": "recur", "repeated": "recur",
+    "persistent": "persist", "persisting": "persist", "persistence": "persist", "ongoing": "persist",
+    "continued": "persist", "continuing": "persist",
+}
+#: Verb phrases that say the qualifier (lower-case words; the first word also in the listed forms).
+_QUALIFIER_PHRASES = {
+    "recur": (
+        ("come", "back"), ("comes", "back"), ("came", "back"), ("coming", "back"),
+        ("return",), ("returns",), ("returned",), ("returning",),
+        ("recur",), ("recurs",), ("recurred",), ("recurring",),
+        ("happen", "again"), ("happens", "again"), ("happened", "again"),
+        ("flare", "up", "again"), ("flared", "up", "again"), ("flares", "up", "again"),
+    ),
+    "persist": (
+        ("still", "there"), ("still", "present"), ("still", "around"), ("still", "here"),
+        ("persist",), ("persists",), ("persisted",), ("persisting",),
+        ("continue",), ("continues",), ("continued",), ("continuing",),
+        ("linger",), ("lingers",), ("lingered",), ("lingering",),
+        ("not", "gone", "away"), ("not", "go", "away"), ("not", "went", "away"), ("not", "going", "away"),
+    ),
+}
+#: Words that may stand between the finding and the verb: auxiliaries, modals, negation and
+#: hedging adverbs, which the output level is read from ("your symptoms HAVE NOT come back").
+_QUALIFIER_SKIP = frozenset(
+    """
+    has have had hasn't haven't hadn't is are was were isn't aren't wasn't weren't be been
+    do does did don't doesn't didn't not never may might could can will would should won't can't
+    probably likely possibly perhaps maybe ever already also still keep keeps kept
+    """.split()
+)  # fmt: skip
+#: Words after "came back" or "return" that make it a result or a return to a place or state
+#: ("the test came back NORMAL", "returned TO work"), not the finding again.
+_QUALIFIER_NOT_AFTER = frozenset(
+    """
+    normal negative positive clear fine abnormal high low okay ok good elevated to home from
+    """.split()
+)  # fmt: skip
+QUALIFIER_SKIP_MAX = 4
+
+
+def _qualifier_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """A target with a recurrence or persistence qualifier ("recurrent symptoms", "recurrence of
+    pain", "persistent fever") found as its finding followed by a verb phrase that says the
+    qualifier, the finding its subject: "your symptoms have not come back", "the headaches keep
+    coming back", "the fever has persisted", "the cough is still there"; an optional place phrase
+    may stand between ("the pain in your knee has not gone away"). Never a result or a return to
+    a place ("the test came back normal", "returned to work"), nor a verb before the finding ("come
+    back if the symptoms get worse"). The span runs from the finding to the verb, so the output
+    level is read from what stands between. Detail ``qualifier``."""
+    if not words or words[0] not in _QUALIFIERS:
+        return []
+    kind = _QUALIFIERS[words[0]]
+    rest = words[1:]
+    if rest and rest[0] == "of":
+        rest = rest[1:]
+    rest = tuple(w for w in rest if w not in _ARTICLES)
+    if not rest:
+        return []
+    spans = idx.lookup_form(rest) or idx.lookup_core(rest)
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    phrases = _QUALIFIER_PHRASES[kind]
+    out: list[_Cand] = []
+    for start, end in spans:
+        j = bisect_right(idx._token_starts(), end - 1) - 1
+        last = seg_of[j][1]
+        k = j + 1
+        if k <= last and toks[k].norm in _SITE_PREPS:
+            # a place phrase of the finding: "in your knee", "in the lower back"
+            k += 1
+            while k <= last and k - j <= 5 and (toks[k].norm in _POSSESSIVES or toks[k].norm in _ARTICLES or toks[k].norm in _normalize.LAY_FILLER):
+                k += 1
+            k += 1
+        skipped = 0
+        while k <= last and skipped < QUALIFIER_SKIP_MAX:
+            here = tuple(toks[x].raw.lower() for x in range(k, min(last, k + 2) + 1))
+            hit = next((ph for ph in phrases if here[: len(ph)] == ph), None)
+            if hit is not None:
+                e = k + len(hit) - 1
+                if e + 1 <= last and toks[e + 1].norm in _QUALIFIER_NOT_AFTER:
+                    break
+                c = _Cand(start, toks[e].end, 100.0)
+                c.detail = "qualifier"
+                out.append(c)
+                break
+            if toks[k].raw.lower() not in _QUALIFIER_SKIP and toks[k].norm not in _QUALIFIER_SKIP:
+                break
+            k += 1
+            skipped += 1
+    return out
 
 
 def find_target(target: str, output: str, **options: Any) -> AlignedTarget | None:
