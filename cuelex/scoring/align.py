@@ -18,7 +18,10 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
                and time modifiers are dropped ("small right pleural effusion" ~ "pleural
                effusion": ``modifiers``, score 95, only when nothing else in stage 1 matched);
                a head shared with another modifier ("pulmonary or skeletal finding" ~
-               "pulmonary finding": ``ellipsis``)
+               "pulmonary finding": ``ellipsis``); a recurrence or persistence qualifier said by
+               a verb after the finding ("recurrent symptoms" ~ "your symptoms have not come
+               back", "persistent fever" ~ "the fever persisted": ``qualifier``, the span from
+               the finding to the verb so its level is read from what stands between)
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
@@ -44,7 +47,12 @@ parts          compositional lay matching: the target's anatomy and finding part
                :data:`PARTS_REACH` tokens of one clause of the output ("a small stone in your
                right kidney"), the organ the finding's subject or place (not "kidney function"),
                no organ of another part between, "around" the organ for pleural/pericardial
-               targets, no opposite side (``compose``, low confidence)
+               targets, no opposite side (``compose``, low confidence); a one-word target in
+               another form of its word or the everyday verb for it ("overuse" ~ "overusing your
+               arm", "obstruction" ~ "your bowel may be blocked"; ``cuelex/data/derived_forms.tsv``
+               for irregular and lay forms), not modifying another noun, not a goal or an
+               instruction, a lay verb only said of a body part at the target's site
+               (``derivation``, low confidence)
 fuzzy          rapidfuzz ``fuzz.ratio`` of normal forms ≥ ``fuzzy_threshold`` (default 85) for
                targets of at least 7 characters, against output phrases of ±1 word; never
                across a hypo/hyper-style antonym prefix or a different number ("typo")
@@ -154,6 +162,8 @@ CONFIDENCE: dict[str, float] = {
     "cui/general": 0.8,
     "cui/normal": 0.75,
     "parts/compose": 0.65,
+    "parts/derivation": 0.6,
+    "normalized/qualifier": 0.8,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
 }
@@ -1552,6 +1562,12 @@ class Aligner:
                     detail,
                 )
         lexical = fit(lexical)
+        if "normalized" in self.tiers and words and not any(c.score >= 100 for c in lexical):
+            # "recurrent symptoms" ~ "your symptoms have not come back": the qualifier said by a
+            # verb after the finding is a closer match than the bare finding
+            q = fit(_qualifier_candidates(words, idx))
+            if q:
+                return label(q, "normalized", "qualifier")
         if lexical:
             return lexical
         for tier in self.tiers:
@@ -1588,6 +1604,9 @@ class Aligner:
                 c = fit(_parts_candidates(words, idx))
                 if c:
                     return label(c, "parts", "compose")
+                c = fit(_derived_candidates(words, idx, site))
+                if c:
+                    return label(c, "parts", "derivation")
             elif tier == "fuzzy" and words:
                 c = fit(self._fuzzy(words, idx))
                 if c:
@@ -2417,6 +2436,273 @@ def _parts_clause_ok(
                 return False
         k += 1
     return True
+
+
+# A one-word target in another form of its word (detail "derivation" of tier "parts")
+
+#: Endings a derived word form drops before two forms are compared (longest first; the value is
+#: what stays): "dehydration"/"dehydrated" → dehydrat, "stability"/"stable" → stabl,
+#: "calcification"/"calcified" → calcif, "distension"/"distended" → distend, "stiffness"/"stiff"
+#: → stif, "dizziness"/"dizzy" → dizzy. A quality noun in "-ness" also matches its adjective
+#: exactly at any length ("soreness"/"sore", "tiredness"/"tired"): the ending names it.
+_DERIVATION_ENDINGS = (
+    ("ification", "if"), ("ibility", "ibl"), ("ability", "abl"), ("ension", "end"), ("ified", "if"),
+    ("iness", "y"), ("ness", ""),
+    ("ation", "at"), ("ition", "it"), ("ment", ""), ("ence", ""), ("ance", ""), ("ion", ""), ("ing", ""),
+    ("ies", "y"), ("ed", ""), ("es", ""), ("s", ""),
+)
+#: Words that may follow a verb or adjective form when it says the target itself ("overusing YOUR
+#: arm", "has enlarged SLIGHTLY", "stayed stable SINCE", "bled TWICE", "distended WHEN"); any
+#: other word makes it a modifier of another noun ("RECURRING appointments", "STABLE angina")
+#: unless that noun is a body part ("an ENLARGED liver"). No particle: a phrasal verb is another
+#: verb ("narrowed DOWN the causes", "blocked OFF an hour").
+_DERIVED_NEXT = frozenset(
+    """
+    slightly again further more less much since anymore yet already soon today now then there here
+    some any once twice often when while after before because if until unless as though through
+    during across
+    """.split()
+)  # fmt: skip
+#: Nouns that end like a manner adverb ("-ly": "bled HEAVILY", "improved SLOWLY").
+_LY_NOUNS = frozenset({"family", "belly", "jelly", "supply", "assembly", "ally", "rally", "bully", "lily"})
+#: Words right before a bare verb that make it a goal or an instruction, not the patient's state
+#: ("try TO improve your diet", "this will HELP improve").
+_GOAL_BEFORE = frozenset({"to", "help", "helps", "helped", "helping"})
+_INFLECTED = ("ed", "ing", "en", "s")
+#: Possessives after a verb that make its object the patient's own ("you broke YOUR toe").
+_OWN = frozenset({"your", "his", "her", "their", "my"})
+DERIVED_FORM_KINDS = ("form", "lay")
+
+
+def _stem(word: str) -> str:
+    w = word.lower()
+    for ending, keep in _DERIVATION_ENDINGS:
+        if w.endswith(ending) and len(w) - len(ending) + len(keep) >= 3 and not (ending == "s" and w[-2:] in ("ss", "us", "is")):
+            w = w[: len(w) - len(ending)] + keep
+            break
+    if w.endswith("e"):
+        w = w[:-1]
+    if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "aeiou":
+        w = w[:-1]
+    return w
+
+
+@lru_cache(maxsize=16384)
+def derived_stem(word: str) -> str:
+    """The stem that a noun and its verb or adjective forms share ("recurrence", "recurs",
+    "recurring" → recur; "overuse", "overused" → overus); "" for words too short to compare."""
+    w = _stem(word)
+    return w if len(w) >= 5 else ""
+
+
+@lru_cache(maxsize=4)
+def derived_forms(path: Any = None) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Target word → (form, kind) from ``cuelex/data/derived_forms.tsv``: the irregular forms of a
+    finding's own word ("swelling": swollen) and the everyday verbs for a clinical noun
+    ("obstruction": block) that morphology cannot derive; a malformed row raises
+    :class:`VocabularyError` naming file and line."""
+    path = DATA_DIR / "derived_forms.tsv" if path is None else path
+    out: dict[str, list[tuple[str, str]]] = {}
+    for n, cols in tsv_rows(path, ("form", "target", "kind", "example_output"), "derived forms table"):
+        form, target, kind = cols[0].strip().lower(), cols[1].strip().lower(), cols[2].strip()
+        if kind not in DERIVED_FORM_KINDS:
+            raise VocabularyError(f"{path}:{n}: kind must be one of {DERIVED_FORM_KINDS}, got {kind!r}")
+        if len(normal_words(form)) != 1 or len(normal_words(target)) != 1 or not cols[3].strip():
+            raise VocabularyError(f"{path}:{n}: expected a one-word form and target and an example")
+        out.setdefault(normal_words(target)[0], []).append((form, kind))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=1)
+def _body_words() -> frozenset[str]:
+    """Normal-form words that name a body part: the site words of the alignment context and the
+    lay anatomy words of the compositional table (a lay verb is said of one of them)."""
+    words = set(alignment_context()[0])
+    for entries in lay_parts().body.values():
+        for ws, _name in entries:
+            words.update(ws)
+    return frozenset(words - _FUNCTION)
+
+
+def _form_matches(word: str, raw: str, form: str) -> bool:
+    """An output word is ``form`` or a regular inflection of it (block: blocked, blocking)."""
+    # a listed form is compared by its stem at any length ("clog": clogged, clogging)
+    return word == form or raw.lower() == form or _stem(raw) == _stem(form)
+
+
+def _derived_candidates(
+    words: tuple[str, ...], idx: OutputIndex, site: frozenset[str] = frozenset()
+) -> list[_Cand]:
+    """A one-word target said by another form of the same word: a nominalisation of the source
+    ("stability", "overuse", "recurrence", "dehydration") in the verb or adjective a lay rewrite
+    uses ("stayed stable", "from overusing your arm", "if it recurs", "you were dehydrated"), an
+    irregular form ("swollen", "bled") or the everyday verb for it ("blocked" for obstruction,
+    only said of a body part in the same clause: :func:`derived_forms`); never a form that
+    modifies a following noun other than a body part ("recurring appointments"), and never a bare
+    verb as a goal or instruction ("try to improve your diet"), nor one said of a body part at
+    another site than the target's ``site`` ("the tube from your kidney may be blocked" for an
+    obstruction of the bowel). Detail ``derivation``."""
+    content = [w for w in words if w not in _FUNCTION]
+    if len(content) != 1:
+        return []
+    target = content[0]
+    stem = derived_stem(target)
+    # a quality noun names its adjective exactly ("soreness": sore, "dizziness": dizzy)
+    quality = (target[:-5] + "y" if target.endswith("iness") else target[:-4]) if target.endswith("ness") else ""
+    listed = derived_forms().get(target, ())
+    if not stem and not listed and len(quality) < 3:
+        return []
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    body = _body_words()
+    out: list[_Cand] = []
+    for i, t in enumerate(toks):
+        if t.norm == target:
+            continue
+        kinds = [k for f, k in listed if _form_matches(t.norm, t.raw, f)]
+        if (stem and derived_stem(t.raw) == stem) or (len(quality) >= 3 and t.raw.lower() == quality):
+            kinds.append("form")
+        if not kinds:
+            continue
+        first, last = seg_of[i]
+        if i + 1 <= last:
+            nxt = toks[i + 1].norm
+            if not (
+                nxt in _DERIVED_NEXT or nxt in _ORGAN_NEXT or nxt in _FUNCTION or nxt in _SITE_PREPS
+                or nxt in _POSSESSIVES or nxt in _normalize.LAY_FILLER or nxt in body
+                or (nxt.endswith("ly") and nxt not in _LY_NOUNS)
+            ):
+                continue
+        if not t.raw.lower().endswith(_INFLECTED):
+            if i == 0 or toks[i - 1].sent != t.sent:
+                continue  # an instruction opening a sentence: "Improve your diet."
+            if toks[i - 1].norm in _GOAL_BEFORE:
+                continue
+        bearer = _bearer(i, idx, body)
+        if "form" not in kinds and bearer is None:
+            continue
+        if site and bearer:
+            there = place_sites(idx.tokens[k].norm for k in bearer)
+            if there and not there & site:
+                continue
+        c = _Cand(t.start, t.end, 80.0)
+        c.detail = "derivation"
+        out.append(c)
+    return out
+
+
+def _bearer(i: int, idx: OutputIndex, body: frozenset[str]) -> tuple[int, ...] | None:
+    """The body-part words a verb or adjective at token ``i`` is said of: those within
+    :data:`PARTS_REACH` tokens in its segment with no clause break between ("your BOWEL may be
+    blocked", "the tube from your KIDNEY"); () when its object is the patient's own and names no
+    listed part ("you broke your toe"); None when there is neither."""
+    toks = idx.tokens
+    first, last = idx.segment_of()[i]
+    near = tuple(
+        j
+        for j in range(max(first, i - PARTS_REACH), min(last, i + PARTS_REACH) + 1)
+        if toks[j].norm in body
+        and not any(toks[k].norm in _CLAUSE_BREAK for k in range(min(i, j) + 1, max(i, j)))
+    )
+    if near:
+        return near
+    return () if i + 1 <= last and toks[i + 1].norm in _OWN else None
+
+
+# A recurrence or persistence qualifier said by a verb (detail "qualifier" of tier "normalized")
+
+#: Qualifiers of a target that an output may say by a verb after the finding, by kind.
+_QUALIFIERS = {
+    "recurrent": "recur", "recurring": "recur", "recurrence": "recur", "repeated": "recur",
+    "persistent": "persist", "persisting": "persist", "persistence": "persist", "ongoing": "persist",
+    "continued": "persist", "continuing": "persist",
+}
+#: Verb phrases that say the qualifier (lower-case words; the first word also in the listed forms).
+_QUALIFIER_PHRASES = {
+    "recur": (
+        ("come", "back"), ("comes", "back"), ("came", "back"), ("coming", "back"),
+        ("return",), ("returns",), ("returned",), ("returning",),
+        ("recur",), ("recurs",), ("recurred",), ("recurring",),
+        ("happen", "again"), ("happens", "again"), ("happened", "again"),
+        ("flare", "up", "again"), ("flared", "up", "again"), ("flares", "up", "again"),
+    ),
+    "persist": (
+        ("still", "there"), ("still", "present"), ("still", "around"), ("still", "here"),
+        ("persist",), ("persists",), ("persisted",), ("persisting",),
+        ("continue",), ("continues",), ("continued",), ("continuing",),
+        ("linger",), ("lingers",), ("lingered",), ("lingering",),
+        ("not", "gone", "away"), ("not", "go", "away"), ("not", "went", "away"), ("not", "going", "away"),
+    ),
+}
+#: Words that may stand between the finding and the verb: auxiliaries, modals, negation and
+#: hedging adverbs, which the output level is read from ("your symptoms HAVE NOT come back").
+_QUALIFIER_SKIP = frozenset(
+    """
+    has have had hasn't haven't hadn't is are was were isn't aren't wasn't weren't be been
+    do does did don't doesn't didn't not never may might could can will would should won't can't
+    probably likely possibly perhaps maybe ever already also still keep keeps kept
+    """.split()
+)  # fmt: skip
+#: Words after "came back" or "return" that make it a result or a return to a place or state
+#: ("the test came back NORMAL", "returned TO work"), not the finding again.
+_QUALIFIER_NOT_AFTER = frozenset(
+    """
+    normal negative positive clear fine abnormal high low okay ok good elevated to home from
+    """.split()
+)  # fmt: skip
+QUALIFIER_SKIP_MAX = 4
+
+
+def _qualifier_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """A target with a recurrence or persistence qualifier ("recurrent symptoms", "recurrence of
+    pain", "persistent fever") found as its finding followed by a verb phrase that says the
+    qualifier, the finding its subject: "your symptoms have not come back", "the headaches keep
+    coming back", "the fever has persisted", "the cough is still there"; an optional place phrase
+    may stand between ("the pain in your knee has not gone away"). Never a result or a return to
+    a place ("the test came back normal", "returned to work"), nor a verb before the finding ("come
+    back if the symptoms get worse"). The span runs from the finding to the verb, so the output
+    level is read from what stands between. Detail ``qualifier``."""
+    if not words or words[0] not in _QUALIFIERS:
+        return []
+    kind = _QUALIFIERS[words[0]]
+    rest = words[1:]
+    if rest and rest[0] == "of":
+        rest = rest[1:]
+    rest = tuple(w for w in rest if w not in _ARTICLES)
+    if not rest:
+        return []
+    spans = idx.lookup_form(rest) or idx.lookup_core(rest)
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    phrases = _QUALIFIER_PHRASES[kind]
+    out: list[_Cand] = []
+    for start, end in spans:
+        j = bisect_right(idx._token_starts(), end - 1) - 1
+        last = seg_of[j][1]
+        k = j + 1
+        if k <= last and toks[k].norm in _SITE_PREPS:
+            # a place phrase of the finding: "in your knee", "in the lower back"
+            k += 1
+            while k <= last and k - j <= 5 and (toks[k].norm in _POSSESSIVES or toks[k].norm in _ARTICLES or toks[k].norm in _normalize.LAY_FILLER):
+                k += 1
+            k += 1
+        skipped = 0
+        while k <= last and skipped < QUALIFIER_SKIP_MAX:
+            here = tuple(toks[x].raw.lower() for x in range(k, min(last, k + 2) + 1))
+            hit = next((ph for ph in phrases if here[: len(ph)] == ph), None)
+            if hit is not None:
+                e = k + len(hit) - 1
+                if e + 1 <= last and toks[e + 1].norm in _QUALIFIER_NOT_AFTER:
+                    break
+                c = _Cand(start, toks[e].end, 100.0)
+                c.detail = "qualifier"
+                out.append(c)
+                break
+            if toks[k].raw.lower() not in _QUALIFIER_SKIP and toks[k].norm not in _QUALIFIER_SKIP:
+                break
+            k += 1
+            skipped += 1
+    return out
 
 
 def find_target(target: str, output: str, **options: Any) -> AlignedTarget | None:
