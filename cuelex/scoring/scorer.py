@@ -497,8 +497,15 @@ class _Scorer:
                     else:
                         level, cue = b.level, b.cue
                     how = "phrase_head"
-            level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
-            how = again if again != "span" else how
+            pred = _predicate_pair(output, m.end, by_cue) if level is Level.ASSERTED and cue is None else None
+            if pred is not None:
+                # "some fluid has probably built up": the hedge in the finding's own verb group
+                level, cue, span_end = pred
+                how = "predicate"
+            else:
+                level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
+                how = again if again != "span" else how
+                span_end = m.end
             if m.detail == "normal":
                 # "your heart and lungs look normal" states the general finding's absence; only a
                 # cue inside the statement qualifies it ("probably look normal", "are not normal"),
@@ -513,6 +520,9 @@ class _Scorer:
                     lv if sp != (m.start, m.end) else level
                     for sp, lv in zip(m.candidates, cand_levels, strict=False)
                 )
+            if span_end != m.end:
+                # the mention covers the predicate that carries the finding
+                m = m.model_copy(update={"end": span_end, "text": output[m.start : span_end]})
             scored.append(
                 ScoredPair(
                     source=p,
@@ -660,6 +670,115 @@ def _as_cue(q: CueTargetPair) -> Cue:
     )  # fmt: skip
 
 
+#: Words of a verb group before or between a predicate's cue and its head: auxiliaries and a few
+#: aspect/degree adverbs ("has", "may have", "might be", "has started to", "has partly").
+_AUX = (
+    r"(?:has|have|had|is|are|was|were|be|been|being|will|would|also|still|now|already|partly|"
+    r"partially|slightly|slowly|just|started\s+to|begun\s+to|beginning\s+to|starting\s+to)"
+)
+#: A short place phrase between a subject and its verb group: "the swelling IN YOUR LEG has".
+_POSTMOD = r"(?:[ \t]+(?:in|on|around|near|at|of)[ \t]+(?:(?:the|your|his|her|their|a|an|this|that)[ \t]+)?[\w-]+)?"
+_VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | regex.IGNORECASE)
+#: Predicates that state a substance, lesion or symptom is there (its presence IS the finding):
+#: "fluid has built up / is collecting / has formed / may be present", and its recurrence: "the
+#: pain has come back / returned". A predicate about something else ("may be from your heart",
+#: "may be getting better", "may need draining", "has not stopped") is not one of them.
+_PRESENCE = (
+    r"(?:buil(?:t|d|ds|ding)[ \t]+up|collect(?:s|ed|ing)?|accumulat(?:e|es|ed|ing)|gather(?:s|ed|ing)?|"
+    r"form(?:s|ed|ing)?|develop(?:s|ed|ing)?|pool(?:s|ed|ing)?|settl(?:e|es|ed|ing)|"
+    r"present|there|show(?:n|ing|s|ed)?[ \t]+up|"
+    r"(?:come|comes|came|coming)[ \t]+back|return(?:s|ed|ing)?|recur(?:s|red|ring)?|reappear(?:s|ed|ing)?|"
+    r"flare[sd]?[ \t]+up|(?:happen(?:s|ed)?|occur(?:s|red)?)[ \t]+again)\b"
+)
+_PRESENCE_PREDICATE = regex.compile(_PRESENCE, regex.V1 | regex.IGNORECASE)
+#: A negation in the verb group of a presence predicate: "the pain hasn't returned", "the
+#: swelling in your leg has not come back", "your symptoms never came back".
+_NEGATED_PRESENCE = regex.compile(
+    rf"{_POSTMOD}[ \t]+(?:(?:has|have|had|is|are|was|were|did|does|do)(?:(?P<neg>n[’']t)|[ \t]+(?P<neg>not))|(?P<neg>never))"
+    rf"(?:[ \t]+{_AUX})*[ \t]+{_PRESENCE}",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _predicate_pair(
+    output: str, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> tuple[Level, Cue, int] | None:
+    """(level, cue, end of the predicate) when a mention is the subject of a presence predicate
+    whose verb group carries a cue: "some fluid has probably built up", "fluid might be
+    collecting", "the pain hasn't returned". The mention's level is the cue's."""
+    ordered, cue_starts = by_cue
+    for q in ordered[bisect_left(cue_starts, end) : bisect_left(cue_starts, end + 60)]:
+        if q.rule_id.startswith("alt.") or not (q.sentence_start <= end < q.sentence_end):
+            continue
+        if q.cue_end > q.target_start or not _VERB_GROUP.fullmatch(output, end, q.cue_start):
+            continue
+        gap = output[q.cue_end : q.target_start]
+        if gap and not _VERB_GROUP.fullmatch(output, q.cue_end, q.target_start):
+            continue
+        if _PRESENCE_PREDICATE.match(output, q.target_start, q.target_end):
+            return q.level, _as_cue(q), q.target_end
+    neg = _NEGATED_PRESENCE.match(output, end)
+    if neg is None:
+        return None
+    cue = Cue(
+        text=neg.group("neg"), start=neg.start("neg"), end=neg.end("neg"), level=Level.UL1,
+        rule_id="ul1.not", direction=Direction.FORWARD,
+    )  # fmt: skip
+    return Level.UL1, cue, neg.end()
+
+
+#: The complementizer that opens a clause governed by what stands before it ("no sign THAT the
+#: spleen is swollen", "not sure WHETHER", "does not look LIKE").
+_COMPLEMENTIZER = regex.compile(r"\b(?:that|whether|if|like|as[ \t]+if|as[ \t]+though)\b", regex.V1 | regex.IGNORECASE)
+#: What may stand between a complementizer and the mention: the clause's subject words, with no
+#: break and no second clause ("that your left", "whether there is").
+_CLAUSE_BREAK = regex.compile(
+    r"[.;:!?,()\n]|\b(?:and|but|or|because|although|though|while|which|who|so|then|that|whether|if)\b",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _complement_governor(
+    output: str, start: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The output pair that governs the complement clause a mention stands in: its cue ends the
+    governing expression right before the complementizer ("not sure whether", "it is possible that")
+    or its target is the expression's head noun ("no SIGN that", "no INDICATION that"). The clause's
+    subject and predicate are the finding, so the governor's level is the mention's."""
+    ordered, cue_starts = by_cue
+    lo = max(0, start - 80)
+    comp = None
+    for c in _COMPLEMENTIZER.finditer(output, lo, start):
+        comp = c
+    if comp is None or _CLAUSE_BREAK.search(output, comp.end(), start):
+        return None
+    for q in reversed(ordered[bisect_left(cue_starts, comp.start() - 120) : bisect_left(cue_starts, comp.start())]):
+        if q.rule_id.startswith("alt.") or not (q.sentence_start <= start < q.sentence_end):
+            continue
+        if q.cue_end > comp.end():
+            continue
+        # the cue includes the complementizer, ends right before it, or names the expression's head
+        head = q.target_end if q.cue_end <= q.target_start else q.cue_end
+        if q.cue_end == comp.end() or 0 <= comp.start() - max(q.cue_end, head) <= 2:
+            return q
+        return None
+    return None
+
+
+_AND_NEW_SUBJECT = regex.compile(
+    r",[ \t]*and[ \t]+(?:(?:some|a|an|the|your|his|her|their|more)[ \t]+)?$", regex.V1 | regex.IGNORECASE
+)
+_FINITE_AFTER = regex.compile(
+    r"[ \t]+(?:has|have|had|is|are|was|were|will|may|might|could|can)\b", regex.V1 | regex.IGNORECASE
+)
+
+
+def _own_clause(output: str, list_end: int, start: int, end: int) -> bool:
+    """Whether a mention after ", and" is the subject of a clause of its own ("no sign of pneumonia,
+    and fluid has built up"), which an earlier negation does not reach."""
+    return bool(_AND_NEW_SUBJECT.search(output[list_end:start]) and _FINITE_AFTER.match(output, end))
+
+
 def _reread(
     output: str,
     start: int,
@@ -678,6 +797,12 @@ def _reread(
       alternative marker inside the parentheses decided it.
     """
     ordered, cue_starts = by_cue
+    gov = _complement_governor(output, start, by_cue) if level in (Level.ASSERTED, Level.UL1) else None
+    # "check that the bone has not broken": a clause to be checked or left undecided is that,
+    # whatever polarity it is written in
+    checked = gov is not None and gov.level in (Level.UL4, Level.UL5)
+    if checked and level is Level.UL1:
+        return gov.level, _as_cue(gov), "complement"
     if level is Level.ASSERTED:
         bare = _BARE_NOT.search(output, max(0, start - 40), start)
         if bare is not None:
@@ -690,7 +815,7 @@ def _reread(
         cue is not None and cue.rule_id.startswith("alt.") and level is Level.UL3
     ):
         neg = _list_negation(output, start, by_cue)
-        if neg is not None:
+        if neg is not None and not _own_clause(output, neg.target_end, start, end):
             return neg.level, _as_cue(neg), "list_negation"
         label = _negation_label(output, start)
         if label is not None:
@@ -703,6 +828,8 @@ def _reread(
             if q.rule_id.startswith("alt."):
                 continue  # an "or" inside a lay phrase belongs to it
             if start <= q.cue_start and q.cue_end <= end and q.target_start < end and start < q.target_end:
+                if checked:
+                    return gov.level, _as_cue(gov), "complement"
                 return q.level, _as_cue(q), "inner_cue"
         # "to check whether the ligament is **torn**", "it is unclear if the heart is enlarged":
         # a predicate takes the level its hedged subject has
@@ -715,6 +842,9 @@ def _reread(
                 and _PREDICATE_OF.fullmatch(output, q.target_end, start)
             ):
                 return q.level, _as_cue(q), "subject"
+        if gov is not None:
+            # "there is no sign that the spleen is swollen"
+            return gov.level, _as_cue(gov), "complement"
         # a parenthetical inside the phrase does not break it: "No sudden (acute) problems were
         # seen in the bones" reads "problems" with the "No" before the parenthesis
         before = _AFTER_PAREN.search(output, max(0, start - 60), start)
