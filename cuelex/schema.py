@@ -183,6 +183,7 @@ class TargetRules(BaseModel):
     observation_heads: tuple[str, ...] = ()
     non_target_heads: tuple[str, ...] = ()
     procedure_suffixes: tuple[str, ...] = ()
+    state_words: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]

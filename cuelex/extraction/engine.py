@@ -873,6 +873,7 @@ class Engine:
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
         self._procedure_suffixes = tuple(w.lower() for w in t.procedure_suffixes)
+        self._state_words = frozenset(w.lower() for w in t.state_words)
         self._copulas = frozenset(w.lower() for w in t.copulas)
         self._subjects = _WordList(t.clause_subjects)
         self._coord = _WordList(t.coordinators)
@@ -1443,7 +1444,7 @@ class Engine:
     def _verb_form(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """ "noticed" in "not noticed any blood", "fully" in "not fully resolved"; not "increased thirst"."""
         low = toks[i].low
-        if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes):
+        if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes) or low in self._state_words:
             return False
         if i + 1 >= j:
             # "not resolved"; but "splenomegaly", "anomaly" are nouns
