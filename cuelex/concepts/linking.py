@@ -258,6 +258,8 @@ class Linker:
         self._links: BoundedMemo[tuple, dict[tuple, _Outcome]] = BoundedMemo(_MEMO_MAX_ENTRIES)
         # QuickUMLS's matches of an n-gram depend on its string alone
         self._ngrams: BoundedMemo[str, tuple[_NgramMatch, ...]] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
+        # a token's abbreviation matches depend on its string alone
+        self._abbrev: BoundedMemo[str, tuple] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
 
     # -- pickling: settings only -------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -268,6 +270,7 @@ class Linker:
         state["_flags"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         state["_links"] = BoundedMemo(_MEMO_MAX_ENTRIES)
         state["_ngrams"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
+        state["_abbrev"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -275,6 +278,7 @@ class Linker:
         state.setdefault("_flags", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
         state.setdefault("_links", BoundedMemo(_MEMO_MAX_ENTRIES))
         state.setdefault("_ngrams", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
+        state.setdefault("_abbrev", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
@@ -328,6 +332,7 @@ class Linker:
         self._flags.clear()
         self._links.clear()
         self._ngrams.clear()
+        self._abbrev.clear()
         if self._matcher is not None:
             for db in (self._matcher.ss_db, self._matcher.cuisem_db):
                 if isinstance(db, _MemoReader):
@@ -405,7 +410,7 @@ class Linker:
         pairs = [(*z[:4], Direction(z[4])) for z in zones]
         zone = tuple((z[2] - NEIGHBOURHOOD, z[3] + NEIGHBOURHOOD) for z in zones)
         # an abbreviation away from every zone is a candidate for no pair (``_eligible``)
-        abbreviations = self._abbreviations(
+        abbreviations = self._abbreviation_hits(
             text, *_token_bounds(text, start, end, start + min(lo for lo, _ in zone),
                                  start + max(hi for _, hi in zone))
         )  # fmt: skip
@@ -440,11 +445,9 @@ class Linker:
                     best[k] = sc
 
         abbrev_cands = []
-        for c in abbreviations:
-            cs, ce = c.start - start, c.end - start
-            abbrev_cands.append((cs, ce, c.concept_id, c.preferred_name, c.semantic_types,
-                                 c.similarity))  # fmt: skip
-            found(cs, ce, c.similarity)
+        for s, e, cid, preferred, stys, _term in abbreviations:
+            abbrev_cands.append((s - start, e - start, cid, preferred, stys, 1.0))
+            found(s - start, e - start, 1.0)
         kept: dict[int, tuple[_NgramMatch, ...]] = {}
         looked: set[int] = set()
         for k, (qs, qe, ts, te, d) in enumerate(pairs):
@@ -583,40 +586,69 @@ class Linker:
         return found
 
     def _abbreviations(self, text: str, start: int, end: int) -> list[ConceptMatch]:
+        """The abbreviation table's exact, case-sensitive matches of the tokens in
+        ``text[start:end]`` (a hyphenated token also by its parts), with similarity 1."""
+        out: list[ConceptMatch] = []
+        for s, e, cid, preferred, stys, term in self._abbreviation_hits(text, start, end):
+            out.append(
+                ConceptMatch(
+                    start=s,
+                    end=e,
+                    text=text[s:e],
+                    concept_id=cid,
+                    preferred_name=preferred,
+                    semantic_types=stys,
+                    similarity=1.0,
+                    matched_term=term,
+                    method="abbreviation",
+                )
+            )
+        return out
+
+    def _abbreviation_hits(
+        self, text: str, start: int, end: int
+    ) -> list[tuple[int, int, str, str, tuple[str, ...], str]]:
+        """``_abbreviations`` as (start, end, concept id, preferred name, semantic types, matched
+        term); what a token gives depends on its string alone and is memoised per token."""
         table = self.index.abbreviations
         if not table:
             return []
-        out: list[ConceptMatch] = []
+        memo = self._abbrev
+        out = []
         for tok in _TOKEN_RE.finditer(text, start, end):
             whole = tok.group()
-            pieces = [(tok.start(), whole)]
-            if "-" in whole and whole not in table:
-                pos = tok.start()
-                for part in whole.split("-"):
-                    pieces.append((pos, part))
-                    pos += len(part) + 1
-            for s, word in pieces:
-                cid, length = _lookup_abbreviation(table, word)
-                if cid is None:
-                    continue
-                concept = self.index.concept(cid)
-                stys = concept.semantic_types if concept else ()
-                if self.semantic_types is not None and not set(stys) & set(self.semantic_types):
-                    continue
-                out.append(
-                    ConceptMatch(
-                        start=s,
-                        end=s + length,
-                        text=text[s : s + length],
-                        concept_id=cid,
-                        preferred_name=concept.preferred_name if concept else word,
-                        semantic_types=stys,
-                        similarity=1.0,
-                        matched_term=word[:length],
-                        method="abbreviation",
-                    )
-                )
+            hits = memo.get(whole)
+            if hits is None:
+                hits = memo.put(whole, self._token_abbreviations(table, whole))
+            if hits:
+                t0 = tok.start()
+                for offset, length, cid, preferred, stys, term in hits:
+                    out.append((t0 + offset, t0 + offset + length, cid, preferred, stys, term))
         return out
+
+    def _token_abbreviations(
+        self, table: dict[str, str], whole: str
+    ) -> tuple[tuple[int, int, str, str, tuple[str, ...], str], ...]:
+        """The abbreviation matches of one token as (offset in the token, length, concept id,
+        preferred name, semantic types, matched term)."""
+        pieces = [(0, whole)]
+        if "-" in whole and whole not in table:
+            pos = 0
+            for part in whole.split("-"):
+                pieces.append((pos, part))
+                pos += len(part) + 1
+        out = []
+        for offset, word in pieces:
+            cid, length = _lookup_abbreviation(table, word)
+            if cid is None:
+                continue
+            concept = self.index.concept(cid)
+            stys = concept.semantic_types if concept else ()
+            if self.semantic_types is not None and not set(stys) & set(self.semantic_types):
+                continue
+            preferred = concept.preferred_name if concept else word
+            out.append((offset, length, cid, preferred, stys, word[:length]))
+        return tuple(out)
 
     def concept_of(self, phrase: str, min_coverage: float = 0.5) -> ConceptMatch | None:
         """The concept a short phrase names ("PNA", "bilateral pleural effusions"), or None.
@@ -996,23 +1028,17 @@ def _zone_ngrams(
         else:
             left = mid + 1
     stop = left  # the first token starting after ``top``
-    starts = [0] * first
-    ends = [0] * first
-    valid = [False] * first
-    valid_start = [False] * first
-    valid_end = [False] * first
-    texts = [""] * first
-    skip = set()
-    for k in range(first, min(n, stop + window - 1)):
-        orth, a, length, space = rows[k]
-        tests = flags.get(orth)
-        if tests is None:
-            t = doc[k]
+    # the tokens that n-grams touching a zone can hold, indexed from ``first``
+    sub = rows[first : min(n, stop + window - 1)]
+    tests = [flags.get(r[0]) for r in sub]
+    for k, got in enumerate(tests):
+        if got is None:
+            t = doc[first + k]
             pos = _POS_OF.get(t.lower_)
             if pos is not None:
                 t.pos_ = pos
-            tests = flags.put(
-                orth,
+            tests[k] = flags.put(
+                t.orth,
                 (
                     matcher._is_valid_token(t),
                     matcher._is_valid_start_token(t),
@@ -1020,33 +1046,37 @@ def _zone_ngrams(
                     t.pos_ == "DET",
                 ),
             )
-        b = a + length
-        starts.append(a)
-        ends.append(b)
-        texts.append(segment[a:b] + " " if space else segment[a:b])
-        valid.append(tests[0])
-        valid_start.append(tests[1])
-        valid_end.append(tests[2])
-        if tests[3]:
-            skip.add(k)
+    starts = [r[1] for r in sub]
+    ends = [r[1] + r[2] for r in sub]
+    spaces = [r[3] for r in sub]
+    valid_end = [t[2] for t in tests]
+    skip = [t[3] for t in tests]
+    n_sub = n - first  # tokens of the document from ``first`` on
+    single = len(zones) == 1
 
     out: list[tuple[int, int, int, int]] = []
-    for i in range(first, stop):
-        if not valid[i]:
+    for i in range(stop - first):
+        tests_i = tests[i]
+        if not tests_i[0]:
             continue
         a = starts[i]
         if a > top:
             break  # every later n-gram starts after every zone
-        last = min(n, i + window)
+        last = i + window if i + window < n_sub else n_sub
         if ends[last - 1] < bottom:
             continue  # every n-gram from here ends before every zone
         # an n-gram [a, b) touches a zone (a <= hi and b >= lo) iff b reaches the nearest lo of
         # the zones that do not end before a
-        reach = min([lo for lo, hi in zones if a <= hi], default=None)
-        if reach is None:
-            continue
-        compensate = not valid_start[i]
-        if i + 1 == n and valid_end[i] and ends[i] - a >= min_len and ends[i] >= reach:
+        if single:
+            if a > top:
+                continue
+            reach = bottom
+        else:
+            reach = min([lo for lo, hi in zones if a <= hi], default=None)
+            if reach is None:
+                continue
+        compensate = not tests_i[1]
+        if i + 1 == n_sub and tests_i[2] and ends[i] - a >= min_len and ends[i] >= reach:
             out.append((a, ends[i], i, -1))
         for j in range(i + 1, last + 1):
             if compensate:
@@ -1062,7 +1092,13 @@ def _zone_ngrams(
     def text_of(i: int, j: int) -> str:
         if j < 0:
             return segment[starts[i] : ends[i]]
-        return "".join(texts[k] for k in range(i, j) if k not in skip).strip()
+        if not any(skip[i:j]):
+            # tokens i..j-1 with their trailing spaces are the segment between them; the strip
+            # takes the last one's (every other token in the span is whole)
+            return segment[starts[i] : ends[j - 1] + spaces[j - 1]].strip()
+        return "".join(
+            segment[starts[k] : ends[k] + spaces[k]] for k in range(i, j) if not skip[k]
+        ).strip()
 
     return out, text_of
 
