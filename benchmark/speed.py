@@ -518,8 +518,10 @@ object per token, an n-gram's text is a slice of the window when no determiner i
 it, n-grams that do not overlap a pair's target skip the sort (their bound is the lowest, all
 tied), and a token's abbreviation matches are memoised per token string. Old/new linking, best /
 median of 3 passes: IU 1.24 / 1.20, ACI 1.15 / 1.12, synthetic discharge 1.28 / 1.25, synthetic
-radiology 1.19 / 1.21; link cost estimated from the same passes 1.93× → 1.75× (IU), 1.95× → 1.83×
-(ACI). Benchmark build: on a synthetic corpus that repeats its sentences as real notes do (see
+radiology 1.19 / 1.21 (load average about 3); a later run of 6 passes under load average 5–6:
+IU 1.03 / 1.10, ACI 1.08 / 1.09. Link cost estimated from the same passes (old → new): 1.93× →
+1.75× and 1.99× → 1.95× (IU), 1.95× → 1.83× and 1.83× → 1.77× (ACI); `speed.py --no-write` in
+that loaded hour gave 2.31× / 2.16× (its wall-clock turns are not reliable at that load). Benchmark build: on a synthetic corpus that repeats its sentences as real notes do (see
 [benchmark.md](benchmark.md)) a profile of a one-process build of 10,000 notes before these
 changes: extraction 52%, linking 37%, sections 5%, deduplication, screening, records and chunk
 files 6% of the per-chunk work; reading the CSV and pickling the chunks for the workers costs the
