@@ -6,8 +6,14 @@
 Steps (every build runs in a fresh Python process, so import, index opening and worker start-up
 are part of the time, as for a user):
 
+0. how much real notes repeat their sentences (share of sentences seen earlier in the same
+   corpus: IU chest X-ray reports for radiology, ACI-BENCH notes for discharge summaries, the
+   report half of the accuracy sets left out), and the Pitman–Yor parameters that make the
+   synthetic notes repeat as much (``fit_repetition``: discount from the growth of distinct
+   sentences, theta by bisection on the share at the real corpus's size);
 1. a synthetic MIMIC-IV-Note-shaped corpus (``make_synthetic_corpus.py``) of ``--notes`` notes
-   (12.5 % discharge summaries, as in MIMIC-IV-Note) and a smaller one per note kind;
+   (12.5 % discharge summaries, as in MIMIC-IV-Note) with that repetition, and a smaller one per
+   note kind;
 2. end-to-end ``cuelex.bench.build`` (sections, extraction, linking with the open vocabulary,
    deduplication, pre-screening, sampling, writing) on the small corpora with 1 and 2 workers:
    notes per second and section documents per second, for discharge and radiology separately;
@@ -23,9 +29,13 @@ rewritten unless ``--no-write``; the raw numbers go to ``build/bench_scale.json`
 from __future__ import annotations
 
 import argparse
+import csv
+import gzip
 import json
+import math
 import os
 import platform
+import random
 import subprocess
 import sys
 import time
@@ -34,9 +44,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_synthetic_corpus import MIMIC_DISCHARGE, MIMIC_RADIOLOGY, write_corpus  # noqa: E402
+import evalcommon as ec  # noqa: E402
+import realtext_docs as rd  # noqa: E402
+from make_synthetic_corpus import (  # noqa: E402
+    MIMIC_DISCHARGE,
+    MIMIC_RADIOLOGY,
+    Repetition,
+    discharge_note,
+    radiology_note,
+    write_corpus,
+)
 
 DOC = ROOT / "docs" / "benchmark.md"
+ACI_FILE = ROOT / "cuelex" / "data" / "aci_bench_notes.jsonl"
+#: the real corpus whose repetition each synthetic note kind copies
+REAL_FOR = {"radiology": "IU chest X-ray reports", "discharge": "ACI-BENCH notes"}
 BEGIN, END = "<!-- scale:begin -->", "<!-- scale:end -->"
 
 RUNNER = r"""
@@ -97,6 +119,117 @@ def fmt_h(seconds: float) -> str:
     return f"{int(h)} h {int(rem // 60):02d} min"
 
 
+# ----------------------------------------------------------------------------- repetition of real notes
+
+
+def real_corpora() -> dict[str, list[str]]:
+    """The real notes whose repetition the synthetic kinds copy, without the documents of the
+    accuracy sets' report half (benchmark/data/realtext/documents.jsonl): IU chest X-ray reports
+    (findings + impression, from ``../shared``; absent on machines without it) and the ACI-BENCH
+    notes shipped with cuelex."""
+    report = {d["doc_id"] for d in ec.read_jsonl(rd.DOCS_FILE) if d.get("split") == "report"}
+    out: dict[str, list[str]] = {}
+    if rd.IU_FILE.exists():
+        out["radiology"] = [
+            rd.iu_text({"findings": r.get("findings") or "", "impression": r.get("impression") or ""})
+            for r in ec.read_jsonl(rd.IU_FILE)
+            if (r.get("findings") or r.get("impression")) and f"iu:{r['uid']}" not in report
+        ]
+    out["discharge"] = [
+        r["text"] for r in ec.read_jsonl(ACI_FILE) if f"aci:{r['id']}" not in report
+    ]
+    return out
+
+
+def sentences_of(texts: list[str]) -> list[str]:
+    """The sentences of ``texts`` in order, as cuelex's clinical splitter cuts them (the unit of
+    its extraction memo)."""
+    import cuelex
+
+    split = cuelex.get_engine().splitter.split
+    return [t[a:b] for t in texts for a, b in split(t)]
+
+
+def seen_before(sentences: list[str], points: list[int]) -> list[float]:
+    """Share of the first ``n`` sentences that occurred earlier among them, for each ``n`` of
+    ``points`` (ascending)."""
+    seen: set[str] = set()
+    out, repeats = [], 0
+    want = iter(points)
+    n_next = next(want, None)
+    for i, s in enumerate(sentences, 1):
+        repeats += s in seen
+        seen.add(s)
+        while n_next is not None and i == n_next:
+            out.append(repeats / i)
+            n_next = next(want, None)
+    return out
+
+
+def synthetic_sentences(kind: str, params: tuple[float, float], n: int, seed: int) -> list[str]:
+    """The first ``n`` sentences of synthetic notes of ``kind`` made with ``params``."""
+    rng = random.Random(seed)
+    process = Repetition(*params)
+    make = discharge_note if kind == "discharge" else radiology_note
+    out: list[str] = []
+    while len(out) < n:
+        out.extend(sentences_of([make(rng, process)]))
+    return out[:n]
+
+
+def corpus_repetition(folder: Path) -> dict[str, dict]:
+    """Share of sentences and of non-blank lines seen earlier in the same file, per synthetic
+    corpus file, and the number of notes."""
+    out = {}
+    for path in sorted(folder.glob("*.csv.gz")):
+        with gzip.open(path, "rt", encoding="utf-8", newline="") as fh:
+            texts = [row["text"] for row in csv.DictReader(fh)]
+        sents = sentences_of(texts)
+        lines = [ln.strip() for t in texts for ln in t.split("\n") if ln.strip()]
+        out[path.name.split(".")[0]] = {
+            "notes": len(texts),
+            "sentences": len(sents),
+            "sentences_seen_before": seen_before(sents, [len(sents)])[0] if sents else 0.0,
+            "lines_seen_before": seen_before(lines, [len(lines)])[0] if lines else 0.0,
+        }
+    return out
+
+
+def fit_repetition(kind: str, real: list[str], seed: int = 5) -> dict:
+    """(theta, discount) of the Pitman–Yor process that makes synthetic ``kind`` notes repeat their
+    sentences as ``real`` does, with the measured curves.
+
+    The discount is the growth exponent of the real corpus's distinct sentences between its first
+    half and the whole (``K ~ n ** discount``); theta is then found by bisection (on a log scale)
+    so that the synthetic notes' share of sentences seen before, over as many sentences as the
+    real corpus has, equals the real share. The quarter and half points are the check.
+    """
+    n = len(real)
+    points = [n // 4, n // 2, n]
+    real_curve = seen_before(real, points)
+    distinct_half = (1 - real_curve[1]) * points[1]
+    distinct_all = (1 - real_curve[2]) * n
+    discount = min(0.95, max(0.05, math.log(distinct_all / distinct_half) / math.log(n / points[1])))
+    lo, hi = math.log(0.5), math.log(50_000.0)
+    for _ in range(14):
+        mid = (lo + hi) / 2
+        share = seen_before(synthetic_sentences(kind, (math.exp(mid), discount), n, seed), [n])[0]
+        if share > real_curve[2]:
+            lo = mid  # repeats too much: more new sentences
+        else:
+            hi = mid
+    theta = math.exp((lo + hi) / 2)
+    synth_curve = seen_before(synthetic_sentences(kind, (theta, discount), n, seed), points)
+    return {
+        "theta": theta,
+        "discount": discount,
+        "sentences": n,
+        "points": points,
+        "real": real_curve,
+        "synthetic": synth_curve,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -129,6 +262,21 @@ def main() -> None:
         "python": platform.python_version(),
     }
 
+    # how much the real notes repeat their sentences, and the synthetic notes fitted to it
+    repetition: dict[str, tuple[float, float]] = {}
+    fits: dict = {}
+    for kind, texts in real_corpora().items():
+        fit = fit_repetition(kind, sentences_of(texts))
+        fits[kind] = fit
+        repetition[kind] = (fit["theta"], fit["discount"])
+        print(
+            f"{kind}: {REAL_FOR[kind]} repeat {', '.join(f'{x:.1%}' for x in fit['real'])} of their first "
+            f"{', '.join(f'{n:,}' for n in fit['points'])} sentences; synthetic (theta {fit['theta']:.1f}, "
+            f"discount {fit['discount']:.3f}) {', '.join(f'{x:.1%}' for x in fit['synthetic'])}",
+            flush=True,
+        )
+    results["repetition"] = fits
+
     # start-up cost (import excluded: build() call to return on a 20-note input), per worker count
     tiny = base / "tiny"
     write_corpus(tiny, 20, seed=2, discharge_share=0.0)
@@ -152,7 +300,7 @@ def main() -> None:
             args.small if kind == "radiology" else args.small // 4
         )  # discharge summaries are ~10x longer
         folder = base / f"small_{kind}"
-        write_corpus(folder, n, seed=1, discharge_share=share)
+        write_corpus(folder, n, seed=1, discharge_share=share, repetition=repetition)
         path = folder / f"{kind}.csv.gz"
         for workers in (1, 2):
             r = run_build(
@@ -208,9 +356,11 @@ def main() -> None:
     if not args.skip_full:
         corpus = base / "full"
         marker = base / "full.json"
-        if not marker.is_file() or json.loads(marker.read_text()).get("notes") != args.notes:
-            write_corpus(corpus, args.notes, seed=0)
-            (base / "full.json").write_text(json.dumps({"notes": args.notes}))
+        wanted = {"notes": args.notes, "repetition": {k: list(v) for k, v in repetition.items()}}
+        if not marker.is_file() or json.loads(marker.read_text()) != wanted:
+            write_corpus(corpus, args.notes, seed=0, repetition=repetition)
+            marker.write_text(json.dumps(wanted))
+        results["full_repetition"] = corpus_repetition(corpus)
         r = run_build(
             [corpus / "discharge.csv.gz", corpus / "radiology.csv.gz"],
             2,
@@ -269,6 +419,28 @@ def render(res: dict) -> str:
         f"From CPU time instead of wall time (independent of the other load on the machine): "
         f"{fmt_h(res['projection_cpu_s'])} of CPU, **{fmt_h(res['projection_cpu_s'] / 2)} on two otherwise idle cores**.",
     ]
+    if res.get("repetition"):
+        parts = []
+        for kind, fit in res["repetition"].items():
+            parts.append(
+                f"{kind} notes copy the {REAL_FOR[kind]} ({fit['sentences']:,} sentences, the report half of the "
+                f"accuracy sets left out), which repeat {', '.join(f'{x:.1%}' for x in fit['real'])} of their first "
+                f"{', '.join(f'{n:,}' for n in fit['points'])} sentences; the synthetic {kind} notes "
+                f"{', '.join(f'{x:.1%}' for x in fit['synthetic'])} (theta {fit['theta']:.1f}, discount "
+                f"{fit['discount']:.3f})"
+            )
+        lines += [
+            "",
+            "**Repetition.** cuelex memoises extraction per sentence and linking per window, so a corpus "
+            "that repeats itself more than real notes measures the memos, not the extraction. The synthetic "
+            "body sentences therefore follow a Pitman–Yor process fitted to real notes "
+            "(`make_synthetic_corpus.py`, `bench_scale.py --help`): its discount is the growth exponent of the "
+            "real corpus's distinct sentences (first half to whole), its theta is set by bisection so that the "
+            "share of sentences seen earlier matches the real share at the real corpus's size, and the "
+            "quarter and half points are the check. Measured in this run: " + "; ".join(parts) + ". "
+            "The share grows with the corpus as in real text, so a 100,000-note corpus repeats more than "
+            "these samples; MIMIC-IV-Note itself may repeat more or less than this extrapolation.",
+        ]
     if "full" in res:
         f = res["full"]
         lines += [
@@ -279,6 +451,17 @@ def render(res: dict) -> str:
             f"Peak resident memory: main process {f['maxrss_main_mib']:.0f} MiB, largest worker "
             f"{f['maxrss_worker_mib']:.0f} MiB (about {f['maxrss_main_mib'] + 2 * f['maxrss_worker_mib']:.0f} MiB for the three "
             "processes together, counting shared pages once per process).",
+        ]
+    if "full_repetition" in res:
+        lines += [
+            "",
+            "Repetition of that corpus (share seen earlier in the same file): "
+            + "; ".join(
+                f"{kind} {r['notes']:,} notes, {r['sentences']:,} sentences, {r['sentences_seen_before']:.1%} of "
+                f"sentences and {r['lines_seen_before']:.1%} of non-blank lines"
+                for kind, r in res["full_repetition"].items()
+            )
+            + ".",
         ]
     return "\n".join(lines)
 

@@ -10,6 +10,19 @@ list of findings, so every uncertainty level occurs, in the section layout of th
 Lengths: discharge summaries of about 1,000 words (700–1,400) with a hospital course of about 375
 words; radiology reports of about 100 words (55–155), findings about 65 and impression about 14
 words. Deterministic for a seed.
+
+Repetition. Filled templates alone repeat far more than real notes (in a 100,000-note corpus only
+1–3 % of the sentences were distinct), and cuelex memoises per sentence, so such a corpus measures
+the memo more than the extraction. With ``repetition`` (a :class:`Repetition` per note kind) the
+body sentences follow a Pitman–Yor process instead: sentence ``n + 1`` of a file is a new sentence
+with probability ``(theta + discount * K) / (theta + n)`` (``K`` distinct so far), else a copy of
+an earlier one drawn in proportion to its count less the discount. New sentences are filled
+templates with extra detail (side, time course, size, place) until they differ from every earlier
+one. This is the heavy-tailed pattern of real text: a few sentences ("No pneumothorax.") recur
+everywhere, most occur once, and the share of sentences seen before grows with the corpus the way
+it does in real notes (``K`` grows like ``n ** discount``). ``benchmark/bench_scale.py`` fits the
+two numbers per kind to the shared real corpora (IU chest X-ray reports for radiology, ACI-BENCH
+notes for discharge summaries) so that the synthetic notes repeat as much as those do at their size.
 """
 
 from __future__ import annotations
@@ -19,6 +32,7 @@ import csv
 import gzip
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 MIMIC_DISCHARGE = 331_794
@@ -121,13 +135,85 @@ def _fill(rng: random.Random, template: str) -> str:
     )
 
 
-def _sentences(rng: random.Random, n: int, cue_share: float, levels: list[str]) -> list[str]:
+#: details that make a filled template a new sentence (appended before its final stop)
+DETAILS = [" on the right", " on the left", " bilaterally", " at the base", " in the upper zone",
+           " near the hilum", " along the fissure", " at the apex", " in the dependent portion",
+           " since the prior study", " since admission", " on the day of transfer"]  # fmt: skip
+
+
+class Repetition:
+    """A Pitman–Yor process over the sentences of one corpus file (see the module docstring).
+
+    ``theta`` (> -discount) and ``discount`` (in [0, 1)) are its two parameters; the state (every
+    sentence drawn, with its count) lives in the object, so one object serves one file.
+    """
+
+    def __init__(self, theta: float, discount: float) -> None:
+        if not 0.0 <= discount < 1.0 or theta <= -discount:
+            raise ValueError(f"need 0 <= discount < 1 and theta > -discount, got {theta}, {discount}")
+        self.theta = theta
+        self.discount = discount
+        self.distinct: list[str] = []  # each distinct sentence once, in order of first use
+        self.counts: list[int] = []
+        self.draws: list[int] = []  # one entry per draw: the index of the sentence drawn
+        self.seen: set[str] = set()
+
+    def draw(self, rng: random.Random, make: Callable[[], str]) -> str:
+        """The next sentence: a new one from ``make`` (with detail added until it is new) or an
+        earlier one."""
+        n, k = len(self.draws), len(self.distinct)
+        if n == 0 or rng.random() * (self.theta + n) < self.theta + self.discount * k:
+            sentence = make()
+            tries = 0
+            while sentence in self.seen:
+                sentence = _detailed(rng, make() if tries < 3 else sentence)
+                tries += 1
+            self.seen.add(sentence)
+            self.distinct.append(sentence)
+            self.counts.append(0)
+            i = k
+        else:
+            while True:  # an earlier draw, accepted with probability (count - discount) / count
+                i = self.draws[rng.randrange(n)]
+                c = self.counts[i]
+                if rng.random() * c < c - self.discount:
+                    break
+        self.counts[i] += 1
+        self.draws.append(i)
+        return self.distinct[i]
+
+
+def _detailed(rng: random.Random, sentence: str) -> str:
+    """``sentence`` with one more detail (a place, a side, a time, a size or a duration) before
+    its final stop."""
+    body, stop = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".?" else (sentence, "")
+    roll = rng.random()
+    if roll < 0.6:
+        detail = rng.choice(DETAILS)
+    elif roll < 0.8:
+        detail = f", measuring {rng.randint(2, 60) / 10:.1f} cm"
+    else:
+        detail = f" for {rng.randint(2, 30)} days"
+    return body + detail + stop
+
+
+def _sentences(
+    rng: random.Random,
+    n: int,
+    cue_share: float,
+    levels: list[str],
+    repetition: Repetition | None = None,
+) -> list[str]:
     out = []
     for _ in range(n):
         if rng.random() < cue_share:
-            out.append(_fill(rng, rng.choice(CUED[rng.choice(levels)])))
+            template = rng.choice(CUED[rng.choice(levels)])
         else:
-            out.append(_fill(rng, rng.choice(PLAIN)))
+            template = rng.choice(PLAIN)
+        if repetition is None:
+            out.append(_fill(rng, template))
+        else:
+            out.append(repetition.draw(rng, lambda t=template: _fill(rng, t)))
     return out
 
 
@@ -137,13 +223,13 @@ def _levels(rng: random.Random) -> list[str]:
     return rng.sample(list(CUED), k)
 
 
-def discharge_note(rng: random.Random) -> str:
+def discharge_note(rng: random.Random, repetition: Repetition | None = None) -> str:
     levels = _levels(rng)
     sex = rng.choice("MF")
-    hpi = " ".join(_sentences(rng, rng.randint(20, 50), 0.3, levels))
+    hpi = " ".join(_sentences(rng, rng.randint(20, 50), 0.3, levels, repetition))
     pmh = ", ".join(rng.sample(FINDINGS, 4))
     results = "\n".join(
-        f"{rng.choice(EXAMS)}: " + " ".join(_sentences(rng, 2, 0.6, levels))
+        f"{rng.choice(EXAMS)}: " + " ".join(_sentences(rng, 2, 0.6, levels, repetition))
         for _ in range(rng.randint(4, 12))
     )
     problems = []
@@ -151,22 +237,22 @@ def discharge_note(rng: random.Random) -> str:
         f = rng.choice(FINDINGS)
         problems.append(
             f"# {f[0].upper() + f[1:]}: "
-            + " ".join(_sentences(rng, rng.randint(3, 10), 0.4, levels))
+            + " ".join(_sentences(rng, rng.randint(3, 10), 0.4, levels, repetition))
         )
     bhc = (
         rng.choice(BHC_HEADERS)
         + "\n"
-        + " ".join(_sentences(rng, 3, 0.3, levels))
+        + " ".join(_sentences(rng, 3, 0.3, levels, repetition))
         + "\n"
         + "\n".join(problems)
     )
     if rng.random() < 0.6:
-        bhc += "\nTRANSITIONAL ISSUES:\n- " + "\n- ".join(_sentences(rng, 3, 0.5, levels))
+        bhc += "\nTRANSITIONAL ISSUES:\n- " + "\n- ".join(_sentences(rng, 3, 0.5, levels, repetition))
     ap = ""
     if rng.random() < 0.15:
         ap = (
             "ASSESSMENT AND PLAN:\n"
-            + " ".join(_sentences(rng, rng.randint(3, 8), 0.5, levels))
+            + " ".join(_sentences(rng, rng.randint(3, 8), 0.5, levels, repetition))
             + "\n \n"
         )
     dx = (
@@ -178,7 +264,7 @@ def discharge_note(rng: random.Random) -> str:
         )
     )
     meds = "\n".join(f"{i}. {d} daily" for i, d in enumerate(rng.sample(DRUGS, 5), 1))
-    exam = " ".join(rng.sample(NORMAL, 6) + _sentences(rng, rng.randint(4, 10), 0.2, levels))
+    exam = " ".join(rng.sample(NORMAL, 6) + _sentences(rng, rng.randint(4, 10), 0.2, levels, repetition))
     return (
         f" \nName:  ___                     Unit No:   ___\n \nAdmission Date:  ___              Discharge Date:   ___\n \n"
         f"Date of Birth:  ___             Sex:   {sex}\n \nService: MEDICINE\n \nAllergies: \n"
@@ -194,13 +280,13 @@ def discharge_note(rng: random.Random) -> str:
     )
 
 
-def radiology_note(rng: random.Random) -> str:
+def radiology_note(rng: random.Random, repetition: Repetition | None = None) -> str:
     levels = _levels(rng)
     findings = " ".join(
-        _sentences(rng, rng.randint(4, 14), 0.45, levels) + rng.sample(NORMAL, rng.randint(2, 6))
+        _sentences(rng, rng.randint(4, 14), 0.45, levels, repetition) + rng.sample(NORMAL, rng.randint(2, 6))
     )
     impression = "\n".join(
-        f"{i}. {s}" for i, s in enumerate(_sentences(rng, rng.randint(1, 4), 0.8, levels), 1)
+        f"{i}. {s}" for i, s in enumerate(_sentences(rng, rng.randint(1, 4), 0.8, levels, repetition), 1)
     )
     sep = "\n \n" if rng.random() < 0.7 else "\n"
     return (
@@ -211,9 +297,15 @@ def radiology_note(rng: random.Random) -> str:
 
 
 def write_corpus(
-    out: Path, notes: int, seed: int = 0, discharge_share: float | None = None
+    out: Path,
+    notes: int,
+    seed: int = 0,
+    discharge_share: float | None = None,
+    repetition: dict[str, tuple[float, float]] | None = None,
 ) -> dict[str, int]:
-    """Write the two files; returns the number of notes of each kind."""
+    """Write the two files; returns the number of notes of each kind. ``repetition`` maps a kind
+    ("discharge", "radiology") to the (theta, discount) of its sentences' Pitman–Yor process (see
+    the module docstring); a kind without one is filled from the templates alone."""
     share = (
         MIMIC_DISCHARGE / (MIMIC_DISCHARGE + MIMIC_RADIOLOGY)
         if discharge_share is None
@@ -224,6 +316,8 @@ def write_corpus(
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     for kind, n in counts.items():
+        params = (repetition or {}).get(kind)
+        process = Repetition(*params) if params else None
         with gzip.open(
             out / f"{kind}.csv.gz", "wt", encoding="utf-8", newline="", compresslevel=5
         ) as fh:
@@ -232,9 +326,9 @@ def write_corpus(
             for i in range(n):
                 subject = 10_000_000 + rng.randrange(300_000)
                 if kind == "discharge":
-                    nid, typ, text = f"{subject}-DS-{i}", "DS", discharge_note(rng)
+                    nid, typ, text = f"{subject}-DS-{i}", "DS", discharge_note(rng, process)
                 else:
-                    nid, typ, text = f"{subject}-RR-{i}", "RR", radiology_note(rng)
+                    nid, typ, text = f"{subject}-RR-{i}", "RR", radiology_note(rng, process)
                 day = f"21{rng.randint(10, 99)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
                 w.writerow(
                     [

@@ -505,6 +505,29 @@ parsed as before), and span labels are stored as precomputed hashes; it follows 
 error-handler protocol (a failing Doc goes to the handler and is skipped). Old/new component,
 `nlp.pipe` plus reading the pairs, per-chunk alternation: 1.23× on IU reports, 1.10× on ACI notes.
 
+**Sixth round (2026-11-23), linking and the benchmark build, A/B in one process (old and new
+linker alternating per document, CPU time, memos emptied per pass), outputs identical** (every
+field of the linked pairs of all IU reports and ACI notes, and of 1,150 synthetic notes;
+`tests/test_speed_equivalence.py` against QuickUMLS's full path; the string look-ups are the same
+6,042). A profile of linking showed the look-ups at only 15–25% of its time on the IU reports (and
+under 5% on synthetic notes); the rest was Python around them: the candidates of a window are now
+kept as plain tuples and each pair's outcome is chosen directly (the score's span-dependent part
+computed once per span and pair, one score per n-gram's matches instead of one per candidate and
+again in a second scoring pass), token offsets come from one `to_array` call instead of a Token
+object per token, an n-gram's text is a slice of the window when no determiner is dropped from
+it, n-grams that do not overlap a pair's target skip the sort (their bound is the lowest, all
+tied), and a token's abbreviation matches are memoised per token string. Old/new linking, best /
+median of 3 passes: IU 1.24 / 1.20, ACI 1.15 / 1.12, synthetic discharge 1.28 / 1.25, synthetic
+radiology 1.19 / 1.21 (load average about 3); a later run of 6 passes under load average 5–6:
+IU 1.03 / 1.10, ACI 1.08 / 1.09. Link cost estimated from the same passes (old → new): 1.93× →
+1.75× and 1.99× → 1.95× (IU), 1.95× → 1.83× and 1.83× → 1.77× (ACI); `speed.py --no-write` in
+that loaded hour gave 2.31× / 2.16× (its wall-clock turns are not reliable at that load). Benchmark build: on a synthetic corpus that repeats its sentences as real notes do (see
+[benchmark.md](benchmark.md)) a profile of a one-process build of 10,000 notes before these
+changes: extraction 52%, linking 37%, sections 5%, deduplication, screening, records and chunk
+files 6% of the per-chunk work; reading the CSV and pickling the chunks for the workers costs the
+main process about 45 µs per note (1–2% of a worker's time per note): the build is bound by
+extraction and linking per note.
+
 **Memo.** cuelex memoises its work per sentence (the pairs of a sentence with the same text,
 scan matches and the few characters before it that the context rules can see) and per text
 (the same report again): exact, bounded, and emptied before every timed pass, so each pass is a
@@ -516,7 +539,8 @@ is the engine without it, for comparison.
 
 {link_table}
 
-Most of linking's time is QuickUMLS's string look-ups of a window's n-grams near the targets.
+QuickUMLS's string look-ups of a window's n-grams near the targets are the part of linking that
+cannot be made cheaper in Python (15–25% of its time on the IU reports, sixth round).
 A pair's link depends only on its best-scoring candidate, so before an n-gram is looked up
 cuelex bounds the score any candidate on that span could reach for each pair of the window
 (similarity 1, no generic-head penalty) and skips it when the bound is below the best score

@@ -250,3 +250,44 @@ def test_dask_map_partitions_on_a_local_cluster_matches_a_local_build(tmp_path):
             assert len(result.problems) == len(want.problems)  # the discharge row without text
             assert result.chunks == 2
             assert bench.load(tmp_path / f"{path.stem}.jsonl") == want.documents
+
+
+def test_repetition_process_repeats_as_its_parameters_say_and_is_deterministic():
+    """The Pitman–Yor sentence process of the scale corpus: a fixed seed gives the same draws, a
+    new sentence never equals an earlier one (details are added until it differs), and lower theta
+    or discount means more sentences seen before."""
+    import random
+
+    mod = _synthetic()
+
+    def run(theta: float, discount: float, seed: int = 4) -> list[str]:
+        rng = random.Random(seed)
+        proc = mod.Repetition(theta, discount)
+        return [proc.draw(rng, lambda: rng.choice(["No effusion.", "Possible PE."])) for _ in range(3000)]
+
+    def repeated(draws: list[str]) -> float:
+        return 1 - len(set(draws)) / len(draws)
+
+    a = run(50.0, 0.6)
+    assert a == run(50.0, 0.6)
+    assert 0.3 < repeated(a) < 0.95
+    assert repeated(run(5.0, 0.6)) > repeated(a) > repeated(run(500.0, 0.6))
+    assert repeated(run(50.0, 0.3)) > repeated(a) > repeated(run(50.0, 0.9))
+    firsts = list(dict.fromkeys(a))  # every new sentence differs from all before it
+    assert len(firsts) == len(set(firsts)) and all(s.endswith(".") for s in firsts)
+    with pytest.raises(ValueError, match="discount"):
+        mod.Repetition(1.0, 1.0)
+
+
+def test_two_workers_match_the_serial_build_on_a_corpus_with_real_repetition(tmp_path):
+    mod = _synthetic()
+    counts = mod.write_corpus(
+        tmp_path / "c", 160, seed=3, discharge_share=0.25,
+        repetition={"radiology": (160.0, 0.75), "discharge": (10_000.0, 0.9)},
+    )  # fmt: skip
+    assert counts == {"discharge": 40, "radiology": 120}
+    paths = [tmp_path / "c" / "discharge.csv.gz", tmp_path / "c" / "radiology.csv.gz"]
+    serial = bench.build(paths, per_type=20, output=tmp_path / "a.jsonl", chunk_size=500)
+    both = bench.build(paths, per_type=20, output=tmp_path / "b.jsonl", workers=2, chunk_size=13)
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    assert serial.screening == both.screening and both.chunks == 4 + 10  # ceil(40/13) + ceil(120/13)

@@ -177,13 +177,13 @@ def test_only_sentences_with_pairs_are_matched(
     linker: Linker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[tuple[int, int]] = []
-    original = Linker._candidates  # what link() calls per window (with the pairs' zones)
+    original = Linker._window_outcomes  # what link() calls per window (with the pairs' zones)
 
-    def spy(self: Linker, text: str, start: int, end: int, zones: object) -> list[ConceptMatch]:
+    def spy(self: Linker, text: str, start: int, end: int, zones: object) -> object:
         seen.append((start, end))
         return original(self, text, start, end, zones)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Linker, "_candidates", spy)
+    monkeypatch.setattr(Linker, "_window_outcomes", spy)
     filler = "The heart size is normal and the mediastinum is unremarkable. " * 10
     text = filler + "Possible pneumonia. " + filler
     start = len(filler)

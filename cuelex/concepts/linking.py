@@ -89,6 +89,7 @@ _CONJ = ["and", "or", "nor", "but", "either", "neither"]
 
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9+]*(?:['\u2019-][A-Za-z0-9+]+)*")
 _TOKEN_CHAR = re.compile(r"[A-Za-z0-9+'\u2019-]")  # every character a _TOKEN_RE match can hold
+_TOKEN_ATTRS = ["ORTH", "IDX", "LENGTH", "SPACY"]  # what ``_zone_ngrams`` reads of each token
 
 
 class LinkingError(CuelexError, ValueError):
@@ -248,7 +249,7 @@ class Linker:
         self._matcher: Any = None
         self._nlp: Any = None
         # candidates of a window depend on its text alone: segment -> candidates at offset 0
-        self._memo: BoundedMemo[tuple, list[ConceptMatch]] = BoundedMemo(_MEMO_MAX_ENTRIES)
+        self._memo: BoundedMemo[str, list[ConceptMatch]] = BoundedMemo(_MEMO_MAX_ENTRIES)
         # QuickUMLS token tests (and "is a determiner") per lexeme
         self._flags: BoundedMemo[int, tuple[bool, bool, bool, bool]] = BoundedMemo(
             8 * _MEMO_MAX_ENTRIES
@@ -257,6 +258,8 @@ class Linker:
         self._links: BoundedMemo[tuple, dict[tuple, _Outcome]] = BoundedMemo(_MEMO_MAX_ENTRIES)
         # QuickUMLS's matches of an n-gram depend on its string alone
         self._ngrams: BoundedMemo[str, tuple[_NgramMatch, ...]] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
+        # a token's abbreviation matches depend on its string alone
+        self._abbrev: BoundedMemo[str, tuple] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
 
     # -- pickling: settings only -------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -267,6 +270,7 @@ class Linker:
         state["_flags"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         state["_links"] = BoundedMemo(_MEMO_MAX_ENTRIES)
         state["_ngrams"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
+        state["_abbrev"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -274,6 +278,7 @@ class Linker:
         state.setdefault("_flags", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
         state.setdefault("_links", BoundedMemo(_MEMO_MAX_ENTRIES))
         state.setdefault("_ngrams", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
+        state.setdefault("_abbrev", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
@@ -327,6 +332,7 @@ class Linker:
         self._flags.clear()
         self._links.clear()
         self._ngrams.clear()
+        self._abbrev.clear()
         if self._matcher is not None:
             for db in (self._matcher.ss_db, self._matcher.cuisem_db):
                 if isinstance(db, _MemoReader):
@@ -340,53 +346,27 @@ class Linker:
         end = len(text) if end is None else end
         if not 0 <= start <= end <= len(text):
             raise ValueError(f"window [{start}, {end}) is outside the text (length {len(text)})")
-        return self._candidates(text, start, end, None)
+        return self._candidates(text, start, end)
 
-    def _candidates(
-        self, text: str, start: int, end: int, zones: tuple[tuple[int, int, int, int, str], ...] | None
-    ) -> list[ConceptMatch]:
-        """``candidates``; with ``zones`` (the window's pairs as cue start, cue end, target start,
-        target end, offsets into the window, and direction) only the QuickUMLS candidates that can
-        decide how one of them links: ``score`` accepts them for it, and their best possible score
-        is not below a score already found for it (see ``_decisive_matches``)."""
+    def _candidates(self, text: str, start: int, end: int) -> list[ConceptMatch]:
+        """``candidates``: QuickUMLS's ``_match(doc, best_match=False, ignore_syntax=False)`` on
+        the window plus the abbreviations, one candidate per (span, concept), memoised per window
+        text."""
         self._ensure_matcher()
         segment = text[start:end]
-        key = (segment, zones)
-        found = None if zones is not None else self._memo.get(key)  # (``link`` memoises outcomes)
+        found = self._memo.get(segment)
         if found is not None:  # the same window text: the same candidates, moved
             return [_moved_match(c, start) for c in found] if start else list(found)
         out: list[ConceptMatch] = []
         if segment.strip():
-            # QuickUMLS's ``_match(doc, best_match=False, ignore_syntax=False)``, with the string
-            # look-ups limited to the n-grams in the zones
-            if zones is not None and not all(0 <= x <= len(segment) for z in zones for x in z[:4]):
-                zones = None  # (windows always hold their pairs; if not, look everything up)
-            if zones is None:
-                abbreviations = self._abbreviations(text, start, end)
-                doc = _tagged(self._nlp, segment)
-                groups = self._matcher._get_all_matches(self._matcher._make_ngrams(doc))
-                for group in groups:
-                    for m in group:
-                        cm = self._to_match(text, start + m["start"], start + m["end"], m)
-                        if cm is not None:
-                            out.append(cm)
-            else:
-                zone = tuple((z[2] - NEIGHBOURHOOD, z[3] + NEIGHBOURHOOD) for z in zones)
-                pairs = tuple((*z[:4], Direction(z[4])) for z in zones)
-                # an abbreviation away from every zone is a candidate for no pair (``_eligible``)
-                abbreviations = self._abbreviations(
-                    text, *_token_bounds(text, start, end, start + min(lo for lo, _ in zone),
-                                         start + max(hi for _, hi in zone))
-                )  # fmt: skip
-                ngrams, text_of = _zone_ngrams(
-                    self._matcher, self._nlp.make_doc(segment), zone, self._flags
-                )
-                out.extend(
-                    self._decisive_matches(
-                        text, start, segment, ngrams, text_of, pairs, abbreviations
-                    )
-                )
-            out.extend(abbreviations)
+            doc = _tagged(self._nlp, segment)
+            groups = self._matcher._get_all_matches(self._matcher._make_ngrams(doc))
+            for group in groups:
+                for m in group:
+                    cm = self._to_match(text, start + m["start"], start + m["end"], m)
+                    if cm is not None:
+                        out.append(cm)
+            out.extend(self._abbreviations(text, start, end))
         # one candidate per (span, concept): the most similar
         best: dict[tuple[int, int, str], ConceptMatch] = {}
         for c in out:
@@ -394,9 +374,180 @@ class Linker:
             if k not in best or c.similarity > best[k].similarity:
                 best[k] = c
         result = sorted(best.values(), key=lambda c: (c.start, -(c.end - c.start), c.concept_id))
-        if zones is None and len(segment) <= _MEMO_MAX_CHARS:
-            self._memo.put(key, [_moved_match(c, -start) for c in result])
+        if len(segment) <= _MEMO_MAX_CHARS:
+            self._memo.put(segment, [_moved_match(c, -start) for c in result])
         return result
+
+    def _window_outcomes(
+        self, text: str, start: int, end: int, zones: tuple[_Zone, ...]
+    ) -> dict[_Zone, _Outcome]:
+        """How each pair of a window links (``_outcome`` over the window's candidates), from the
+        QuickUMLS candidates that can decide it: ``score`` accepts them for the pair and their best
+        possible score is not below a score already found for it.
+
+        ``zones`` are the window's pairs as cue start, cue end, target start, target end (offsets
+        into the window) and direction. The candidates are kept as plain tuples, deduplicated per
+        (span, concept) as ``candidates`` does, and each pair's best is chosen with ``_outcome``'s
+        order; a candidate's score is ``_score``'s, its span-dependent part computed once per span
+        and pair (``_score_base``).
+        """
+        self._ensure_matcher()
+        segment = text[start:end]
+        if not all(0 <= x <= len(segment) for z in zones for x in z[:4]):
+            # (windows always hold their pairs; if not, score every candidate of the window)
+            cands = self._candidates(text, start, end)
+            return {
+                z: self._best_of(
+                    text,
+                    (z[0] + start, z[1] + start, z[2] + start, z[3] + start, Direction(z[4])),
+                    cands,
+                    start,
+                )
+                for z in zones
+            }
+        if not segment.strip():
+            return {z: None for z in zones}
+        pairs = [(*z[:4], Direction(z[4])) for z in zones]
+        zone = tuple((z[2] - NEIGHBOURHOOD, z[3] + NEIGHBOURHOOD) for z in zones)
+        # an abbreviation away from every zone is a candidate for no pair (``_eligible``)
+        abbreviations = self._abbreviation_hits(
+            text, *_token_bounds(text, start, end, start + min(lo for lo, _ in zone),
+                                 start + max(hi for _, hi in zone))
+        )  # fmt: skip
+        ngrams, text_of = _zone_ngrams(
+            self._matcher, self._nlp.make_doc(segment), segment, zone, self._flags
+        )
+        npairs = len(pairs)
+        best: list[float | None] = [None] * npairs
+        # (span start, span end, pair) -> ``_score_base`` (None: not a candidate for the pair)
+        bases: dict[tuple[int, int, int], tuple[float, bool] | None] = {}
+
+        def base(cs: int, ce: int, k: int) -> tuple[float, bool] | None:
+            key = (cs, ce, k)
+            if key in bases:
+                return bases[key]
+            qs, qe, ts, te, d = pairs[k]
+            got = bases[key] = _score_base(cs, ce, segment[cs:ce], qs, qe, ts, te, d, segment)
+            return got
+
+        def found(cs: int, ce: int, similarity: float) -> None:
+            # a candidate for a pair overlaps its target or lies within NEIGHBOURHOOD of it
+            for k in range(npairs):
+                p = pairs[k]
+                if cs > p[3] + NEIGHBOURHOOD or ce < p[2] - NEIGHBOURHOOD:
+                    continue
+                bs = base(cs, ce, k)
+                if bs is None:
+                    continue
+                sc = _finish_score(bs, similarity)
+                low = best[k]
+                if low is None or sc > low:
+                    best[k] = sc
+
+        abbrev_cands = []
+        for s, e, cid, preferred, stys, _term in abbreviations:
+            abbrev_cands.append((s - start, e - start, cid, preferred, stys, 1.0))
+            found(s - start, e - start, 1.0)
+        kept: dict[int, tuple[_NgramMatch, ...]] = {}
+        looked: set[int] = set()
+        for k, (qs, qe, ts, te, d) in enumerate(pairs):
+            # the n-grams near this pair's target, by the cheap bound of their score (highest
+            # first, ties in n-gram order): once it falls below the best score found for the pair,
+            # no later n-gram can decide the pair's link
+            # (the bound before ``_score``'s rounding: rounding keeps the order)
+            tl = max(1, te - ts)
+            near = []
+            apart = []  # n-grams near the target that do not overlap it: the lowest bound, all tied
+            reach_lo, reach_hi = ts - NEIGHBOURHOOD, te + NEIGHBOURHOOD
+            for g, (a, b, _, _) in enumerate(ngrams):
+                if a > reach_hi or b < reach_lo:
+                    continue
+                inter = (b if b < te else te) - (a if a > ts else ts)
+                if inter <= 0:
+                    apart.append(g)
+                    continue
+                near.append(
+                    (
+                        -(
+                            W_OVERLAP * (inter / (b - a if b - a > 1 else 1))
+                            + W_COVERAGE * (inter / tl)
+                            + W_PROXIMITY * 1.0
+                            + W_DIRECTION * 1.0
+                            + W_SIMILARITY * 1.0
+                        ),
+                        g,
+                    )
+                )
+            near.sort()
+            if apart:
+                # (their bound, below every overlapping n-gram's; in n-gram order, as a sort keeps
+                # ties)
+                floor = -(W_PROXIMITY * 1.0 + W_DIRECTION * 1.0 + W_SIMILARITY * 1.0)
+                near.extend((floor, g) for g in apart)
+            for neg_ceiling, g in near:
+                low = best[k]
+                if low is not None and round(-neg_ceiling, 4) < low:
+                    break
+                if g in looked:
+                    continue
+                a, b, i, j = ngrams[g]
+                bs = base(a, b, k)
+                if bs is None:
+                    continue  # not a candidate for this pair
+                if low is not None and round(bs[0] + W_SIMILARITY * 1.0, 4) < low:
+                    continue  # cannot reach its best score (similarity 1, no generic penalty)
+                looked.add(g)
+                matches = self._ngram_matches(text_of(i, j))
+                if matches:
+                    kept[g] = matches
+                    found(a, b, max(m[3] for m in matches))
+        # the candidates in ``candidates``'s order before deduplication (n-grams in order, then
+        # abbreviations), one per (span, concept): the first of the most similar
+        dedup: dict[tuple[int, int, str], tuple[str, tuple[str, ...], float]] = {}
+        for g in sorted(kept):
+            a, b = ngrams[g][0], ngrams[g][1]
+            for cid, preferred, stys, similarity, _term in kept[g]:
+                key = (a, b, cid)
+                if key not in dedup or similarity > dedup[key][2]:
+                    dedup[key] = (preferred, stys, similarity)
+        for cs, ce, cid, preferred, stys, similarity in abbrev_cands:
+            key = (cs, ce, cid)
+            if key not in dedup or similarity > dedup[key][2]:
+                dedup[key] = (preferred, stys, similarity)
+        outcomes: dict[_Zone, _Outcome] = {}
+        for k, z in enumerate(zones):
+            top: tuple[float, int, int, str, str, tuple[str, ...]] | None = None
+            p = pairs[k]
+            for (cs, ce, cid), (preferred, stys, similarity) in dedup.items():
+                if cs > p[3] + NEIGHBOURHOOD or ce < p[2] - NEIGHBOURHOOD:
+                    continue
+                bs = base(cs, ce, k)
+                if bs is None:
+                    continue
+                sc = _finish_score(bs, similarity)
+                # ``_outcome``'s order: higher score, longer span, earlier start, smaller id
+                if (
+                    top is None
+                    or sc > top[0]
+                    or (
+                        sc == top[0]
+                        and (
+                            ce - cs > top[2] - top[1]
+                            or (
+                                ce - cs == top[2] - top[1]
+                                and (cs < top[1] or (cs == top[1] and cid < top[3]))
+                            )
+                        )
+                    )
+                ):
+                    top = (sc, cs, ce, cid, preferred, stys)
+            if top is None:
+                outcomes[z] = None
+            elif top[0] >= self.threshold:
+                outcomes[z] = (top[0], (top[1], top[2], top[3], top[4], tuple(top[5])))
+            else:
+                outcomes[z] = (top[0], None)
+        return outcomes
 
     def _to_match(self, text: str, s: int, e: int, m: dict[str, Any]) -> ConceptMatch | None:
         cid = str(m["cui"])
@@ -415,93 +566,6 @@ class Linker:
             matched_term=str(m.get("term", "")),
             method="quickumls",
         )
-
-    def _decisive_matches(
-        self,
-        text: str,
-        start: int,
-        segment: str,
-        ngrams: list[tuple[int, int, int, int]],
-        text_of: Callable[[int, int], str],
-        pairs: tuple[tuple[int, int, int, int, Direction], ...],
-        abbreviations: list[ConceptMatch],
-    ) -> list[ConceptMatch]:
-        """QuickUMLS's candidates of the n-grams of ``_zone_ngrams`` (offsets into the window
-        ``segment`` at ``start``) that can decide the link of one of ``pairs`` (same offsets),
-        in n-gram order.
-
-        An n-gram is looked up if a candidate on its span can be one for a pair (``_eligible``)
-        and, for that pair, the highest score a candidate on its span
-        could get (similarity 1, no generic-head penalty) is not below the best score already
-        found for it. A candidate on any other span can neither be a pair's best nor change its
-        ``link_score``, so ``link`` gives the same pairs. Per pair, the string look-ups (most of
-        the linking time) go to the n-grams that overlap its target most first (branch and bound
-        on a cheap bound: the score's sum with proximity, direction and similarity at 1), and stop
-        where even that bound falls below the best score found.
-        """
-        best: list[float | None] = [None] * len(pairs)
-
-        # a candidate for a pair overlaps its target or lies within NEIGHBOURHOOD of it
-        # (``_eligible``): spans outside that zone are not scored for the pair
-        def found(c: ConceptMatch) -> None:
-            cs, ce = c.start - start, c.end - start
-            for k, p in enumerate(pairs):
-                if cs > p[3] + NEIGHBOURHOOD or ce < p[2] - NEIGHBOURHOOD:
-                    continue
-                sc = _score(cs, ce, c.text, c.similarity, *p, segment)
-                if sc is not None and (best[k] is None or sc > best[k]):  # type: ignore[operator]
-                    best[k] = sc
-
-        for c in abbreviations:
-            found(c)
-        kept: dict[int, list[ConceptMatch]] = {}
-        looked: set[int] = set()
-        for k, (qs, qe, ts, te, d) in enumerate(pairs):
-            # the n-grams near this pair's target, by the cheap bound of their score (highest
-            # first, ties in n-gram order): once it falls below the best score found for the pair,
-            # no later n-gram can decide the pair's link
-            # (the bound before ``_score``'s rounding: rounding keeps the order)
-            tl = max(1, te - ts)
-            near = []
-            reach_lo, reach_hi = ts - NEIGHBOURHOOD, te + NEIGHBOURHOOD
-            for g, (a, b, _, _) in enumerate(ngrams):
-                if a > reach_hi or b < reach_lo:
-                    continue
-                inter = (b if b < te else te) - (a if a > ts else ts)
-                if inter < 0:
-                    inter = 0
-                near.append(
-                    (
-                        -(
-                            W_OVERLAP * (inter / (b - a if b - a > 1 else 1))
-                            + W_COVERAGE * (inter / tl)
-                            + W_PROXIMITY * 1.0
-                            + W_DIRECTION * 1.0
-                            + W_SIMILARITY * 1.0
-                        ),
-                        g,
-                    )
-                )
-            near.sort()
-            for neg_ceiling, g in near:
-                low = best[k]
-                if low is not None and round(-neg_ceiling, 4) < low:
-                    break
-                if g in looked:
-                    continue
-                a, b, i, j = ngrams[g]
-                ub = _score(a, b, None, 1.0, qs, qe, ts, te, d, segment)
-                if ub is None or (low is not None and ub < low):
-                    continue  # not a candidate for this pair, or cannot reach its best score
-                looked.add(g)
-                s, e = start + a, start + b
-                for cid, preferred, stys, similarity, term in self._ngram_matches(text_of(i, j)):
-                    cm = ConceptMatch(
-                        s, e, text[s:e], cid, preferred, stys, similarity, term, "quickumls"
-                    )
-                    kept.setdefault(g, []).append(cm)
-                    found(cm)
-        return [cm for g in sorted(kept) for cm in kept[g]]
 
     def _ngram_matches(self, ngram: str) -> tuple[_NgramMatch, ...]:
         """QuickUMLS's matches of one n-gram string (``_get_all_matches``, in its order) that
@@ -522,40 +586,69 @@ class Linker:
         return found
 
     def _abbreviations(self, text: str, start: int, end: int) -> list[ConceptMatch]:
+        """The abbreviation table's exact, case-sensitive matches of the tokens in
+        ``text[start:end]`` (a hyphenated token also by its parts), with similarity 1."""
+        out: list[ConceptMatch] = []
+        for s, e, cid, preferred, stys, term in self._abbreviation_hits(text, start, end):
+            out.append(
+                ConceptMatch(
+                    start=s,
+                    end=e,
+                    text=text[s:e],
+                    concept_id=cid,
+                    preferred_name=preferred,
+                    semantic_types=stys,
+                    similarity=1.0,
+                    matched_term=term,
+                    method="abbreviation",
+                )
+            )
+        return out
+
+    def _abbreviation_hits(
+        self, text: str, start: int, end: int
+    ) -> list[tuple[int, int, str, str, tuple[str, ...], str]]:
+        """``_abbreviations`` as (start, end, concept id, preferred name, semantic types, matched
+        term); what a token gives depends on its string alone and is memoised per token."""
         table = self.index.abbreviations
         if not table:
             return []
-        out: list[ConceptMatch] = []
+        memo = self._abbrev
+        out = []
         for tok in _TOKEN_RE.finditer(text, start, end):
             whole = tok.group()
-            pieces = [(tok.start(), whole)]
-            if "-" in whole and whole not in table:
-                pos = tok.start()
-                for part in whole.split("-"):
-                    pieces.append((pos, part))
-                    pos += len(part) + 1
-            for s, word in pieces:
-                cid, length = _lookup_abbreviation(table, word)
-                if cid is None:
-                    continue
-                concept = self.index.concept(cid)
-                stys = concept.semantic_types if concept else ()
-                if self.semantic_types is not None and not set(stys) & set(self.semantic_types):
-                    continue
-                out.append(
-                    ConceptMatch(
-                        start=s,
-                        end=s + length,
-                        text=text[s : s + length],
-                        concept_id=cid,
-                        preferred_name=concept.preferred_name if concept else word,
-                        semantic_types=stys,
-                        similarity=1.0,
-                        matched_term=word[:length],
-                        method="abbreviation",
-                    )
-                )
+            hits = memo.get(whole)
+            if hits is None:
+                hits = memo.put(whole, self._token_abbreviations(table, whole))
+            if hits:
+                t0 = tok.start()
+                for offset, length, cid, preferred, stys, term in hits:
+                    out.append((t0 + offset, t0 + offset + length, cid, preferred, stys, term))
         return out
+
+    def _token_abbreviations(
+        self, table: dict[str, str], whole: str
+    ) -> tuple[tuple[int, int, str, str, tuple[str, ...], str], ...]:
+        """The abbreviation matches of one token as (offset in the token, length, concept id,
+        preferred name, semantic types, matched term)."""
+        pieces = [(0, whole)]
+        if "-" in whole and whole not in table:
+            pos = 0
+            for part in whole.split("-"):
+                pieces.append((pos, part))
+                pos += len(part) + 1
+        out = []
+        for offset, word in pieces:
+            cid, length = _lookup_abbreviation(table, word)
+            if cid is None:
+                continue
+            concept = self.index.concept(cid)
+            stys = concept.semantic_types if concept else ()
+            if self.semantic_types is not None and not set(stys) & set(self.semantic_types):
+                continue
+            preferred = concept.preferred_name if concept else word
+            out.append((offset, length, cid, preferred, stys, word[:length]))
+        return tuple(out)
 
     def concept_of(self, phrase: str, min_coverage: float = 0.5) -> ConceptMatch | None:
         """The concept a short phrase names ("PNA", "bilateral pleural effusions"), or None.
@@ -637,7 +730,6 @@ class Linker:
         # text between a candidate and the target, both inside the window), and which candidates
         # are looked up on the window's zones: the outcomes are memoised on exactly that.
         outcomes: dict[tuple[int, int], dict[_Zone, _Outcome]] = {}
-        fresh: dict[tuple[int, int], tuple[tuple, list[ConceptMatch]]] = {}
         out: list[CueTargetPair] = []
         for i, p in enumerate(pairs):
             w = windows[i]
@@ -646,16 +738,11 @@ class Linker:
                 key = (text[w[0] : w[1]], tuple(sorted(zones[w])))
                 got = self._links.get(key)
                 if got is None:
-                    got = {}
-                    fresh[w] = (key, self._candidates(text, *w, key[1]))
+                    got = self._window_outcomes(text, w[0], w[1], key[1])
+                    if w[1] - w[0] <= _MEMO_MAX_CHARS:
+                        self._links.put(key, got)
                 outcomes[w] = got
-            z = own[i]
-            if z not in got:
-                got[z] = self._outcome(text, p, fresh[w][1], w[0])
-            out.append(_apply(text, p, got[z], w[0]))
-        for w, (key, _) in fresh.items():
-            if w[1] - w[0] <= _MEMO_MAX_CHARS:
-                self._links.put(key, outcomes[w])
+            out.append(_apply(text, p, got[own[i]], w[0]))
         return out
 
     def _windows(self, text: str, pairs: list[CueTargetPair]) -> list[tuple[int, int]]:
@@ -695,9 +782,25 @@ class Linker:
         None without a candidate for it, else the best score and the best candidate (offsets from
         ``origin``, concept id, preferred name, semantic types), or None in its place when the
         best score is below the threshold."""
+        return self._best_of(
+            text,
+            (pair.cue_start, pair.cue_end, pair.target_start, pair.target_end, pair.direction),
+            cands,
+            origin,
+        )
+
+    def _best_of(
+        self,
+        text: str,
+        pair: tuple[int, int, int, int, Direction],
+        cands: list[ConceptMatch],
+        origin: int,
+    ) -> _Outcome:
+        """``_outcome`` for a pair given as cue start, cue end, target start, target end (offsets
+        into ``text``) and direction."""
         scored: list[tuple[float, ConceptMatch]] = []
         for c in cands:
-            sc = self.score(pair, c, text)
+            sc = _score(c.start, c.end, c.text, c.similarity, *pair, text)
             if sc is not None:
                 scored.append((sc, c))
         if not scored:
@@ -800,6 +903,24 @@ def _score(
 ) -> float | None:
     """``Linker.score`` on plain values. With ``cand_text`` None the generic-head penalty is not
     applied: with similarity 1.0 that is the highest score a candidate on [cs, ce) can get."""
+    base = _score_base(cs, ce, cand_text, qs, qe, ts, te, pair_direction, text)
+    return None if base is None else _finish_score(base, similarity)
+
+
+def _score_base(
+    cs: int,
+    ce: int,
+    cand_text: str | None,
+    qs: int,
+    qe: int,
+    ts: int,
+    te: int,
+    pair_direction: Direction,
+    text: str | None,
+) -> tuple[float, bool] | None:
+    """The part of ``_score`` that does not depend on the similarity (the sum of its first four
+    terms, in ``_score``'s order of addition) and whether the generic-head penalty applies; None
+    when [cs, ce) is not a candidate for the pair. Candidates on one span share it."""
     if not _eligible(cs, ce, qs, qe, ts, te, text):
         return None
     inter = max(0, min(ce, te) - max(cs, ts))
@@ -814,18 +935,24 @@ def _score(
         direction = 0.0 if after else 1.0
     else:
         direction = 1.0
-    score = (
+    partial = (
         W_OVERLAP * overlap
         + W_COVERAGE * coverage
         + W_PROXIMITY * proximity
         + W_DIRECTION * direction
-        + W_SIMILARITY * min(1.0, similarity)
     )
-    if (
+    generic = (
         cand_text is not None
         and cand_text.lower() in GENERIC_HEADS
         and coverage < GENERIC_MIN_COVERAGE
-    ):
+    )
+    return partial, generic
+
+
+def _finish_score(base: tuple[float, bool], similarity: float) -> float:
+    """``_score`` from its ``_score_base`` and a candidate's similarity."""
+    score = base[0] + W_SIMILARITY * min(1.0, similarity)
+    if base[1]:
         score *= GENERIC_PENALTY
     return round(score, 4)
 
@@ -855,21 +982,23 @@ def _eligible(
 def _zone_ngrams(
     matcher: Any,
     doc: Any,
+    segment: str,
     zones: tuple[tuple[int, int], ...],
     flags: BoundedMemo[int, tuple[bool, bool, bool, bool]],
 ) -> tuple[list[tuple[int, int, int, int]], Callable[[int, int], str]]:
-    """The n-grams of QuickUMLS's ``_make_ngrams`` on ``doc`` tagged as ``_tagged`` tags it that
-    touch a zone, in the same order, as (start, end, first token, end token; end token -1 for a
-    last token on its own), and a function that gives an n-gram's text from its two tokens (made
-    only for those looked up). ``doc`` comes from ``make_doc``: POS tags are set here, on the
-    tokens whose tests are not yet known.
+    """The n-grams of QuickUMLS's ``_make_ngrams`` on ``doc`` (``make_doc(segment)``) tagged as
+    ``_tagged`` tags it that touch a zone, in the same order, as (start, end, first token, end
+    token; end token -1 for a last token on its own), and a function that gives an n-gram's text
+    from its two tokens (made only for those looked up). POS tags are set here, on the tokens
+    whose tests are not yet known.
 
     The same loop with each token's tests done once instead of once per n-gram, memoised in
     ``flags`` per lexeme (QuickUMLS's tests read a token's lexeme, POS and lemma; ``_tagged``'s
     POS is a function of the lexeme and the blank pipeline sets no lemma), and start tokens whose
-    n-grams all miss the zones skipped. (QuickUMLS's ``sent[j - 1] in invalid_mid_tokens``
-    compares a Token with ints, which spaCy never finds equal, so it never ends a span; it is left
-    out here.)
+    n-grams all miss the zones skipped. Token offsets and texts come from one ``to_array`` call
+    (a token's text is the segment at its offsets) instead of a Token object per token.
+    (QuickUMLS's ``sent[j - 1] in invalid_mid_tokens`` compares a Token with ints, which spaCy
+    never finds equal, so it never ends a span; it is left out here.)
     """
     n = len(doc)
     if not n:
@@ -878,14 +1007,15 @@ def _zone_ngrams(
     min_len = matcher.min_match_length
     top = max(hi for _, hi in zones)
     bottom = min(lo for lo, _ in zones)
+    rows = doc.to_array(_TOKEN_ATTRS).tolist()  # per token: orth, offset, length, trailing space
     # Only tokens from ``window - 1`` before the first one that ends at or after ``bottom`` can
     # start an n-gram that reaches a zone, and none from the first one starting after ``top`` on
     # (n-grams reach at most ``window - 1`` tokens further): find both ends by bisection.
     left, right = 0, n
     while left < right:
         mid = (left + right) // 2
-        t = doc[mid]
-        if t.idx + len(t) < bottom:
+        r = rows[mid]
+        if r[1] + r[2] < bottom:
             left = mid + 1
         else:
             right = mid
@@ -893,28 +1023,22 @@ def _zone_ngrams(
     right = n
     while left < right:
         mid = (left + right) // 2
-        if doc[mid].idx > top:
+        if rows[mid][1] > top:
             right = mid
         else:
             left = mid + 1
     stop = left  # the first token starting after ``top``
-    toks = doc[first : min(n, stop + window - 1)]
-    starts = [0] * first
-    ends = [0] * first
-    valid = [False] * first
-    valid_start = [False] * first
-    valid_end = [False] * first
-    texts = [""] * first
-    skip = set()
-    for k, t in enumerate(toks, first):
-        orth = t.orth
-        tests = flags.get(orth)
-        if tests is None:
+    # the tokens that n-grams touching a zone can hold, indexed from ``first``
+    sub = rows[first : min(n, stop + window - 1)]
+    tests = [flags.get(r[0]) for r in sub]
+    for k, got in enumerate(tests):
+        if got is None:
+            t = doc[first + k]
             pos = _POS_OF.get(t.lower_)
             if pos is not None:
                 t.pos_ = pos
-            tests = flags.put(
-                orth,
+            tests[k] = flags.put(
+                t.orth,
                 (
                     matcher._is_valid_token(t),
                     matcher._is_valid_start_token(t),
@@ -922,33 +1046,37 @@ def _zone_ngrams(
                     t.pos_ == "DET",
                 ),
             )
-        a = t.idx
-        starts.append(a)
-        ends.append(a + len(t))
-        texts.append(t.text_with_ws)
-        valid.append(tests[0])
-        valid_start.append(tests[1])
-        valid_end.append(tests[2])
-        if tests[3]:
-            skip.add(k)
+    starts = [r[1] for r in sub]
+    ends = [r[1] + r[2] for r in sub]
+    spaces = [r[3] for r in sub]
+    valid_end = [t[2] for t in tests]
+    skip = [t[3] for t in tests]
+    n_sub = n - first  # tokens of the document from ``first`` on
+    single = len(zones) == 1
 
     out: list[tuple[int, int, int, int]] = []
-    for i in range(first, stop):
-        if not valid[i]:
+    for i in range(stop - first):
+        tests_i = tests[i]
+        if not tests_i[0]:
             continue
         a = starts[i]
         if a > top:
             break  # every later n-gram starts after every zone
-        last = min(n, i + window)
+        last = i + window if i + window < n_sub else n_sub
         if ends[last - 1] < bottom:
             continue  # every n-gram from here ends before every zone
         # an n-gram [a, b) touches a zone (a <= hi and b >= lo) iff b reaches the nearest lo of
         # the zones that do not end before a
-        reach = min([lo for lo, hi in zones if a <= hi], default=None)
-        if reach is None:
-            continue
-        compensate = not valid_start[i]
-        if i + 1 == n and valid_end[i] and ends[i] - a >= min_len and ends[i] >= reach:
+        if single:
+            if a > top:
+                continue
+            reach = bottom
+        else:
+            reach = min([lo for lo, hi in zones if a <= hi], default=None)
+            if reach is None:
+                continue
+        compensate = not tests_i[1]
+        if i + 1 == n_sub and tests_i[2] and ends[i] - a >= min_len and ends[i] >= reach:
             out.append((a, ends[i], i, -1))
         for j in range(i + 1, last + 1):
             if compensate:
@@ -963,8 +1091,14 @@ def _zone_ngrams(
 
     def text_of(i: int, j: int) -> str:
         if j < 0:
-            return doc[i].text
-        return "".join(texts[k] for k in range(i, j) if k not in skip).strip()
+            return segment[starts[i] : ends[i]]
+        if not any(skip[i:j]):
+            # tokens i..j-1 with their trailing spaces are the segment between them; the strip
+            # takes the last one's (every other token in the span is whole)
+            return segment[starts[i] : ends[j - 1] + spaces[j - 1]].strip()
+        return "".join(
+            segment[starts[k] : ends[k] + spaces[k]] for k in range(i, j) if not skip[k]
+        ).strip()
 
     return out, text_of
 
