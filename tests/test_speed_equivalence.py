@@ -11,6 +11,7 @@ rules, so the test stays valid when rules change.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import pickle
@@ -508,3 +509,94 @@ def test_pair_update_equals_model_copy():
         assert got == want
         assert list(got.__dict__.items()) == list(want.__dict__.items())
         assert got.model_fields_set == want.model_fields_set
+
+
+# ------------------------------------------------------- memo on and off: every field, every pair
+
+# Pieces of our own wording, joined below so that repeated sentences meet each other, the
+# patterns that read past a "." ("neg. for", "Dr. Lee", "E.R.", a parenthesis), headers, lists
+# and line breaks in every combination, and sentences recur after different neighbours.
+_MEMO_PIECES = [
+    "No pneumothorax or pleural effusion.",
+    "Heart size normal.",
+    "Possible early pneumonia.",
+    "Culture neg.",
+    "For now no antibiotics.",
+    "Please call Dr.",
+    "Lee if fever returns.",
+    "Return to the E.R.",
+    "If pain worsens, come back.",
+    "Opacity (atelectasis vs.",
+    "pneumonia) in the left base.",
+    "IMPRESSION:",
+    "1. Probable atelectasis.",
+    "- No acute disease.",
+    "Rule out PE.",
+    "?PE.",
+    "Lungs: clear.",
+    "negative for malignancy.",
+    "Cannot r.o.",
+    "fracture.",
+    "Findings may represent edema or infection.",
+]
+_GLUES = [" ", "  ", "\n", "\n\n", "\t", ". ", " \n"]
+
+
+def _memo_texts() -> list[str]:
+    texts = []
+    n = len(_MEMO_PIECES)
+    for i in range(n):
+        for j in range(n):
+            glue = _GLUES[(i + 2 * j) % len(_GLUES)]
+            texts.append(_MEMO_PIECES[i] + glue + _MEMO_PIECES[j])
+            texts.append(_MEMO_PIECES[j] + glue + _MEMO_PIECES[i] + " " + _MEMO_PIECES[(i + j) % n])
+    return texts
+
+
+def _memo_on_off(texts: list[str]) -> int:
+    res = cuelex.get_engine().resources
+    on = X.Engine(res)
+    off = X.Engine(res, memo=False)
+    n = 0
+    for rnd in range(2):  # cold, then warm memo (another doc id on the warm pass)
+        for i, t in enumerate(texts):
+            doc_id = f"{rnd}-{i % 7}"
+            got, want = _fields(on.extract(t, doc_id=doc_id)), _fields(off.extract(t, doc_id=doc_id))
+            assert got == want, f"text {i} differs (pass {rnd}): {t!r}"
+            n += len(got)
+    return n
+
+
+def test_memo_on_equals_memo_off_on_joined_pieces():
+    """Memo on and off give the same pairs, every field, on texts whose sentences recur next
+    to other sentences, including those the scan patterns read across."""
+    assert _memo_on_off(_memo_texts()) > 500
+
+
+def test_memo_on_equals_memo_off_on_demo_notes_and_iu_reports():
+    with open(demo_corpus_path(), encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh]
+    if IU_FILE.exists():
+        with open(IU_FILE, encoding="utf-8") as fh:
+            rows = [json.loads(line) for line in fh]
+        texts += [
+            f"FINDINGS: {(r.get('findings') or '').strip()}\nIMPRESSION: {(r.get('impression') or '').strip()}"
+            for r in rows
+            if r.get("findings") or r.get("impression")
+        ]
+    assert _memo_on_off(texts) > 1000
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(_MEMO_PIECES), st.sampled_from(_GLUES)), min_size=1, max_size=6))
+def test_memo_on_equals_memo_off_property(parts):
+    text = "".join(p + g for p, g in parts)
+    on, off = _on_off_engines()  # the memo stays warm across examples
+    assert _fields(on.extract(text)) == _fields(off.extract(text))
+    assert _fields(on.extract(text[::-1])) == _fields(off.extract(text[::-1]))
+
+
+@functools.lru_cache(maxsize=1)
+def _on_off_engines() -> tuple[X.Engine, X.Engine]:
+    res = cuelex.get_engine().resources
+    return X.Engine(res), X.Engine(res, memo=False)
