@@ -497,7 +497,13 @@ class _Scorer:
                     else:
                         level, cue = b.level, b.cue
                     how = "phrase_head"
-            pred = _predicate_pair(output, m.end, by_cue) if level is Level.ASSERTED and cue is None else None
+            pred = None
+            if level is Level.ASSERTED and cue is None:
+                pred = _predicate_pair(output, m.end, by_cue)
+                if pred is None and m.detail == "qualifier":
+                    # "the nosebleeds haven't returned": a qualifier said by its verb already spans
+                    # the predicate, so its negation stands inside the match
+                    pred = _negated_presence_within(output, m.start, m.end)
             if pred is not None:
                 # "some fluid has probably built up": the hedge in the finding's own verb group
                 level, cue, span_end = pred
@@ -718,13 +724,20 @@ def _predicate_pair(
         if _PRESENCE_PREDICATE.match(output, q.target_start, q.target_end):
             return q.level, _as_cue(q), q.target_end
     neg = _NEGATED_PRESENCE.match(output, end)
-    if neg is None:
+    return None if neg is None else _negated_presence_within(output, end, neg.end())
+
+
+def _negated_presence_within(output: str, start: int, end: int) -> tuple[Level, Cue, int] | None:
+    """(UL1, cue, end) when the match ``start:end`` ends in a negated presence predicate ("the rash
+    on your arm never came back"), as a recurrence qualifier matched by its verb does."""
+    neg = _NEGATED_PRESENCE.search(output, start, end)
+    if neg is None or neg.end() != end:
         return None
     cue = Cue(
         text=neg.group("neg"), start=neg.start("neg"), end=neg.end("neg"), level=Level.UL1,
         rule_id="ul1.not", direction=Direction.FORWARD,
     )  # fmt: skip
-    return Level.UL1, cue, neg.end()
+    return Level.UL1, cue, end
 
 
 #: The complementizer that opens a clause governed by what stands before it ("no sign THAT the
