@@ -430,18 +430,18 @@ class Linker:
             got = bases[key] = _score_base(cs, ce, segment[cs:ce], qs, qe, ts, te, d, segment)
             return got
 
-        def found(cs: int, ce: int, similarity: float) -> None:
+        def score(cs: int, ce: int, k: int, similarity: float) -> float | None:
             # a candidate for a pair overlaps its target or lies within NEIGHBOURHOOD of it
+            p = pairs[k]
+            if cs > p[3] + NEIGHBOURHOOD or ce < p[2] - NEIGHBOURHOOD:
+                return None
+            bs = base(cs, ce, k)
+            return None if bs is None else _finish_score(bs, similarity)
+
+        def found(cs: int, ce: int, similarity: float) -> None:
             for k in range(npairs):
-                p = pairs[k]
-                if cs > p[3] + NEIGHBOURHOOD or ce < p[2] - NEIGHBOURHOOD:
-                    continue
-                bs = base(cs, ce, k)
-                if bs is None:
-                    continue
-                sc = _finish_score(bs, similarity)
-                low = best[k]
-                if low is None or sc > low:
+                sc = score(cs, ce, k, similarity)
+                if sc is not None and (best[k] is None or sc > best[k]):
                     best[k] = sc
 
         abbrev_cands = []
@@ -517,14 +517,10 @@ class Linker:
         outcomes: dict[_Zone, _Outcome] = {}
         for k, z in enumerate(zones):
             top: tuple[float, int, int, str, str, tuple[str, ...]] | None = None
-            p = pairs[k]
             for (cs, ce, cid), (preferred, stys, similarity) in dedup.items():
-                if cs > p[3] + NEIGHBOURHOOD or ce < p[2] - NEIGHBOURHOOD:
+                sc = score(cs, ce, k, similarity)
+                if sc is None:
                     continue
-                bs = base(cs, ce, k)
-                if bs is None:
-                    continue
-                sc = _finish_score(bs, similarity)
                 # ``_outcome``'s order: higher score, longer span, earlier start, smaller id
                 if (
                     top is None
