@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import signal
 import subprocess
@@ -210,20 +211,26 @@ def test_sigint_to_a_running_extract_with_workers(tmp_path):
     out = tmp_path / "pairs.csv"
     proc = subprocess.Popen(
         [sys.executable, "-m", "cuelex", "extract", str(src), "-o", str(out), "--workers", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, start_new_session=True,
     )  # fmt: skip
-    # wait until the worker processes exist (imports and engine load are done), then a little more
-    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if children.exists() and len(children.read_text().split()) >= 2:
-            break
-        time.sleep(0.2)
-    else:
-        pytest.fail("the worker processes never started")
-    time.sleep(2)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        # wait until the worker processes exist (imports and engine load are done), then a little more
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if children.exists() and len(children.read_text().split()) >= 2:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail("the worker processes never started")
+        time.sleep(2)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        # a failed or timed-out run must not leave the CLI and its workers running
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     lines = err.strip().splitlines()
