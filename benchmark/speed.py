@@ -458,8 +458,8 @@ medSpaCy, cue–target pairs for cuelex, tokens for the bare tokenizer) and is a
 The bare spaCy tokenizer is the floor for anything that runs through `nlp.pipe`.
 
 **Where the time goes** (cProfile and per-function timers, 2026-11-23). cuelex's `nlp.pipe` is
-spaCy's tokenizer (the floor row) + `extract` + a little more (the pairs' JSON in `doc.user_data`,
-the target spans in `doc.spans`, reading `Doc._.cue_pairs` back): the pipeline overtakes
+spaCy's tokenizer (the floor row) + `extract` + a little more (the target spans in `doc.spans`,
+reading `Doc._.cue_pairs` back; seventh round below): the pipeline overtakes
 negspacy's only when extraction does, and on the ACI notes the tokenizer alone takes over half
 of negspacy's time per note. Within `extract` (memo off, CPU time per document): an IU report
 (about 400 µs) spends about 50 µs in the sentence splitter, 60 µs in the cue scan, 170 µs in
@@ -563,6 +563,26 @@ text, and it is not local at such cuts (a header colon at a unit's start, and th
 of the line a unit starts in, read across them). Not merged. Reaching 10,000 reports/s still
 needs the split, the scan and the analysis of a missed sentence each made several times
 cheaper (compiled), not another memo.
+
+**Seventh round (2026-11-23): the component path beside the tokenizer and `extract`**
+(`benchmark/component_ab.py`: CPU time, one process, measures taking turns; each step timed on a
+copy of the component's `__call__` that the script first checks against the component, Doc by
+Doc). Beside `extract`, an IU report cost in the component: the Doc's pairs as JSON text in
+`doc.user_data` about 45–60 µs (pydantic's serialiser, ~4.6 µs a pair: it cannot be made
+cheaper), the target spans (`char_span` + `Span` + the span group) 25–45 µs, reading
+`Doc._.cue_pairs` back (fresh copies of the records) 27–43 µs, the sentence and entity checks
+(`has_annotation`) 15–25 µs; together 16–29% of `extract`'s own time (ACI notes: 6–10%). The
+JSON text is now written only when the Doc leaves the process: the component stores a
+`PairsJSON` (equal to the text, `str()` gives it), which msgpack (`to_bytes`, `DocBin`,
+`nlp.pipe(n_process=2)`) and pickle write as the text itself, so a Doc read back holds the plain
+string as before (tests: pickling, bytes, `DocBin` round trip, copies, worker processes, and the
+equivalence test of the text against `model_dump`). A/B alternating per 25 documents (`nlp.pipe`
++ read, the text written for every Doc as before against only when needed): IU 1.07× and 1.09×
+(two runs), ACI 1.01× and 0.95× (noise: the text is about 2% of an ACI note's pipeline).
+What is left is tokenizer + `extract`: the spans and the record copies are the
+component's output, and the `has_annotation` checks are cheaper than any other way to read the
+annotation from Python (`Doc.to_array` costs more). spaCy's tokenizer is 16–30% of the pipeline
+on IU reports; the pipeline reaches negspacy only when `extract` is about 1.5× faster.
 
 ## Linking
 

@@ -1,7 +1,10 @@
 """spaCy ``Doc`` and ``Span`` extensions of cuelex, registered in one place.
 
 Values live in ``doc.user_data`` as JSON *strings*, so Docs survive ``to_bytes`` and
-``nlp.pipe(n_process=2)``; the getters turn them back into typed records.
+``nlp.pipe(n_process=2)``; the getters turn them back into typed records. The component's pairs
+are a :class:`PairsJSON` on a live Doc: equal to that JSON text (``str()`` gives it) and written
+as it wherever the Doc goes (msgpack: ``to_bytes``, ``DocBin``, worker processes; pickle), but
+only written then: a Doc that is only read never pays for the JSON.
 
 Why strings and not plain dicts: spaCy ships ``user_data`` between processes with msgpack, and
 medSpaCy registers global msgpack decoders (``srsly.msgpack_decoders``) that take over *any* decoded
@@ -16,9 +19,9 @@ hook, whatever decoders are registered.
 from __future__ import annotations
 
 import json
-import weakref
 from typing import Any
 
+import srsly
 from pydantic import TypeAdapter
 from spacy.tokens import Doc, Span
 
@@ -32,12 +35,6 @@ ASSESS_KEY = "cuelex_assessments"
 # their ``model_dump(mode="json")`` (a test checks this), at a third of the cost
 _PAIR_LIST = TypeAdapter(list[CueTargetPair])
 
-# The pairs the component stored on each live Doc, with the very JSON string it stored: reading
-# ``Doc._.cue_pairs`` copies them instead of parsing and validating that JSON again (a Doc read
-# back from bytes or another process, or a changed value, is not in here: it is parsed)
-_STORED: weakref.WeakKeyDictionary[Doc, tuple[str, tuple[CueTargetPair, ...]]] = (
-    weakref.WeakKeyDictionary()
-)
 _ALL_PAIR_FIELDS = frozenset(CueTargetPair.model_fields)
 _new_pair = CueTargetPair.__new__
 _set = object.__setattr__
@@ -53,11 +50,64 @@ def encode_pairs(pairs: list[CueTargetPair]) -> str:
     return _PAIR_LIST.dump_json(pairs).decode("utf-8")
 
 
+class PairsJSON:
+    """The JSON text of a list of pairs (``encode_pairs``), written when first needed.
+
+    It equals that text, ``str()`` returns it, and msgpack and pickle write the text itself, so a
+    Doc read back from bytes or another process holds the plain string (``Doc.copy`` shares this
+    immutable value). Reading ``Doc._.cue_pairs`` on the live Doc copies the pairs instead of
+    parsing the text.
+    """
+
+    __slots__ = ("_text", "pairs")
+
+    def __init__(self, pairs: tuple[CueTargetPair, ...]) -> None:
+        self.pairs = pairs
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = encode_pairs(list(self.pairs))
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PairsJSON):
+            return other is self or str(self) == str(other)
+        if isinstance(other, str):
+            return str(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return (str, (str(self),))  # unpickled as the JSON text
+
+    def __copy__(self) -> PairsJSON:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict) -> PairsJSON:
+        return self
+
+
+def _msgpack_text(obj: Any, chain: Any = None) -> Any:
+    """srsly's msgpack encoder hook: a :class:`PairsJSON` goes out as its JSON text."""
+    if isinstance(obj, PairsJSON):
+        return str(obj)
+    return obj if chain is None else chain(obj)
+
+
+# spaCy writes ``user_data`` with srsly's msgpack (Doc.to_bytes, DocBin, nlp.pipe's workers); the
+# hook is asked only about objects msgpack cannot write itself, so nothing else changes
+srsly.msgpack_encoders.register("cuelex_pairs_json", func=_msgpack_text)
+
+
 def store_pairs(doc: Doc, pairs: list[CueTargetPair]) -> None:
-    """Write ``pairs`` to ``doc.user_data`` as JSON text and remember them for ``Doc._.cue_pairs``."""
-    value = encode_pairs(pairs)
-    doc.user_data[PAIRS_KEY] = value
-    _STORED[doc] = (value, tuple(pairs))
+    """Put ``pairs`` in ``doc.user_data`` (a :class:`PairsJSON`: JSON text when serialised)."""
+    doc.user_data[PAIRS_KEY] = PairsJSON(tuple(pairs))
 
 
 def _as_parsed(pair: CueTargetPair) -> CueTargetPair:
@@ -84,9 +134,8 @@ def _decoded(value: Any, empty: Any) -> Any:
 
 def _cue_pairs(doc: Doc) -> list[CueTargetPair]:
     value = doc.user_data.get(PAIRS_KEY)
-    stored = _STORED.get(doc)
-    if stored is not None and stored[0] is value:
-        return [_as_parsed(p) for p in stored[1]]
+    if isinstance(value, PairsJSON):  # stored on this live Doc: copies, not a parse of the JSON
+        return [_as_parsed(p) for p in value.pairs]
     if isinstance(value, (str, bytes)):
         return _PAIR_LIST.validate_json(value)  # parsed and validated in one pass
     return [CueTargetPair.model_validate(d) for d in _decoded(value, [])]

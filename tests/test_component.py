@@ -69,6 +69,44 @@ def test_doc_survives_serialisation():
     assert doc2._.cue_pairs == doc._.cue_pairs
 
 
+def test_stored_pairs_are_json_text_written_only_when_the_doc_leaves():
+    """On a live Doc the pairs' JSON is a PairsJSON: equal to the text, written on first need;
+    pickling, to_bytes and a DocBin round trip give back the plain text and the same pairs."""
+    import json
+
+    from spacy.tokens import Doc, DocBin
+
+    from cuelex.extensions import PAIRS_KEY, PairsJSON, encode
+
+    nlp = cuelex.load()
+    doc = nlp(TEXT + " ?PE 😀 “likely” atelectasis")
+    pairs = doc._.cue_pairs
+    value = doc.user_data[PAIRS_KEY]
+    assert isinstance(value, PairsJSON) and value._text is None  # nothing written yet
+    text = encode([p.model_dump(mode="json") for p in pairs])
+    assert value == text and str(value) == text and text == value and hash(value) == hash(text)
+    assert json.loads(str(value)) == [p.model_dump(mode="json") for p in pairs]
+    again = pickle.loads(pickle.dumps(doc))
+    assert again.user_data[PAIRS_KEY] == text and type(again.user_data[PAIRS_KEY]) is str
+    assert again._.cue_pairs == pairs
+    for fresh in (nlp(TEXT), nlp("")):  # msgpack writes the text when it was never asked for
+        want = fresh._.cue_pairs
+        back = Doc(nlp.vocab).from_bytes(fresh.to_bytes())
+        assert type(back.user_data[PAIRS_KEY]) is str and back._.cue_pairs == want
+    bin_ = DocBin(store_user_data=True)
+    docs = list(nlp.pipe([TEXT, "No fever.", "Atelectasis versus pneumonia."]))
+    for d in docs:
+        bin_.add(d)
+    read = list(DocBin().from_bytes(bin_.to_bytes()).get_docs(nlp.vocab))
+    assert [d._.cue_pairs for d in read] == [d._.cue_pairs for d in docs]
+    assert [d.user_data[PAIRS_KEY] for d in read] == [str(d.user_data[PAIRS_KEY]) for d in docs]
+    assert [[(s.start, s.end, s.label_) for s in d.spans["cuelex"]] for d in read] == [
+        [(s.start, s.end, s.label_) for s in d.spans["cuelex"]] for d in docs
+    ]
+    copied = doc.copy()
+    assert copied._.cue_pairs == pairs and copied.user_data == doc.user_data
+
+
 def test_pipeline_is_picklable():
     nlp = cuelex.load()
     nlp2 = pickle.loads(pickle.dumps(nlp))
@@ -222,7 +260,7 @@ def test_cue_pairs_read_from_the_stored_pairs_equal_the_parsed_json():
     texts = [TEXT, "Likely atelectasis; r/o PE. ?MI 😀 Cannot exclude early pneumonia."]
     for doc in nlp.pipe(texts):
         got = doc._.cue_pairs
-        parsed = _PAIR_LIST.validate_json(doc.user_data[PAIRS_KEY])
+        parsed = _PAIR_LIST.validate_json(str(doc.user_data[PAIRS_KEY]))
         assert got and got == parsed
         for a, b in zip(got, parsed, strict=True):
             assert a.model_fields_set == b.model_fields_set
