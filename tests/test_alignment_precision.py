@@ -4,6 +4,8 @@ source target (issue 11, "truly absent targets called retained")."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cuelex import vocab
@@ -143,3 +145,94 @@ def test_a_head_shared_by_two_modifiers_names_each(source, output, target, found
         assert p.retained and p.match.detail in ("ellipsis", "string"), p.match
     else:
         assert p.match is None or p.match.detail != "ellipsis", p.match
+
+
+# Cross-document precision (benchmark/cross_doc_probe.py): classes that invented retention when a
+# source was scored against another document's rewrite. Sentences written for these tests.
+CROSS_DOC_ABSENT = [
+    # a general finding answered only by a statement about the same organs, or a negated organ-less one
+    ("No acute skeletal abnormality.", "Impression: nothing acute in the heart or lungs."),
+    ("No acute osseous abnormality.", "There are no serious problems with your heart or lungs."),
+    ("No acute cardiopulmonary process.", "### Active issues\n1. Ankle sprain, healing."),
+    ("No acute cardiopulmonary abnormality.", "If the kidney scan shows anything abnormal, we will call."),
+    ("No acute abnormality.", "## Current problems\n- Back pain"),
+    # a generic head left without its qualifier names nothing
+    ("She denies any recurrent symptoms.", "The cyst is probably not causing symptoms."),
+    ("No persistent complaints after the procedure.", "Bring any complaints to the clinic."),
+    ("No acute findings.", "Lab findings were reviewed with him today."),
+    # a mention joined by a hyphen to another thing's adjective
+    ("Trace pleural effusion is possible.", "The bump on your knee is a fluid-filled pouch."),
+    ("Possible stroke.", "She had stroke-like spells that cleared within minutes."),
+]
+
+
+@pytest.mark.parametrize(("source", "output"), CROSS_DOC_ABSENT)
+def test_another_documents_statement_is_not_retention(source, output):
+    p = _first(source, output)
+    assert not p.retained, (p.source.target_text, p.match)
+
+
+CROSS_DOC_RETAINED = [
+    ("No acute osseous abnormality.", "No serious bone problems were seen."),
+    ("No acute bony abnormality.", "Nothing serious was found in your chest."),
+    ("No acute cardiopulmonary abnormality.", "Nothing urgent was found."),
+    ("No acute cardiopulmonary abnormality.", "The X-ray did not show any urgent problems."),
+    ("No acute findings.", "Otherwise, there were no sudden (acute) problems."),
+    ("She denies recurrent symptoms.", "Her symptoms have not come back."),
+    ("Small right pleural effusion is possible.", "There may be a pleural effusion."),
+]
+
+
+@pytest.mark.parametrize(("source", "output"), CROSS_DOC_RETAINED)
+def test_the_same_statement_is_still_found(source, output):
+    p = _first(source, output)
+    assert p.retained, (p.source.target_text, p.match)
+
+
+def test_cross_document_verdicts_and_probes_are_well_formed():
+    """The hand verdicts of benchmark/cross_doc_probe.py: ids and offsets only, one per call."""
+    bench = vocab.DATA_DIR.parent.parent / "benchmark" / "data"
+    keys = set()
+    for line in (bench / "cross_doc_verdicts.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        assert row["verdict"] in ("true", "false") and row["why"], row
+        assert len(row["target"]) == 2 and len(row["match"]) == 2 and row["target"][0] < row["target"][1], row
+        key = (row["source"], *row["target"], row["output_id"], *row["match"])
+        assert key not in keys, key
+        keys.add(key)
+    for line in (bench / "cross_doc_holdout_probes.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        assert row["expect"] in ("retained", "absent") and row["target"] in row["source"], row
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "level"),
+    [
+        ("Call the office if gastrointestinal issues develop on the new tablets.", "If you get stomach problems, call the office.", "UL5"),
+        ("Possible renal issues.", "There may be a problem with your kidneys.", "UL3"),
+        ("Watch for cardiac problems.", "Watch for any heart trouble.", "UL5"),
+    ],
+)
+def test_an_organ_problem_is_found_at_any_level(source, output, level):
+    """"gastrointestinal issues" ~ "stomach problems": a problem word of the same organs."""
+    p = _first(source, output)
+    assert p.retained and p.output_level.value == level, (p.match, p.output_level)
+
+
+@pytest.mark.parametrize(
+    ("source", "output"),
+    [
+        ("Call if gastrointestinal issues develop.", "Call if you have heart problems."),
+        ("Unclear whether this is a pulmonary finding or a skeletal finding.", "No sudden heart or lung problems."),
+        ("Possible gastrointestinal issues.", "Lying on your stomach can give you neck problems."),
+    ],
+)
+def test_an_organ_problem_needs_the_same_organs(source, output):
+    p = _first(source, output)
+    assert not p.retained, (p.source.target_text, p.match)
+
+
+def test_a_process_is_read_as_its_disease():
+    """Radiologists' "granulomatous process" is the disease, found in its lay words."""
+    p = _first("Findings suggest an old granulomatous process.", "This is probably from an old, healed infection.")
+    assert p.retained, p.match

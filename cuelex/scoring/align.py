@@ -732,7 +732,7 @@ _LABEL_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)
 _GENERIC_HEADS = frozenset(
     """
     defect change process disease abnormality finding findings lesion area region structure
-    appearance pattern sign symptom condition problem issue thing part site level density
+    appearance pattern sign symptom condition problem issue thing part site level density complaint
     """.split()
 )  # fmt: skip
 #: Words skipped inside a lay phrase in the output but never part of a key: hedge adverbs whose
@@ -783,7 +783,7 @@ _SITE_PREPS = frozenset(
     below into from""".split()
 )  # fmt: skip
 _PHRASE_END = regex.compile(r"[^.,;:!?()\[\]\n]{0,80}", regex.V1)
-ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history", "advice")
+ALIGNMENT_CONTEXT_ROLES = ("site", "modifier", "history", "advice", "compound")
 #: Risk-reduction advice right before a mention ("reduce the risk of an ulcer", "lower your chance
 #: of a stroke"); a raised risk ("a higher chance of") is a contingency and is read, not held.
 _LOWER_RISK = regex.compile(
@@ -843,6 +843,17 @@ def history_words() -> frozenset[str]:
     )
 
 
+@lru_cache(maxsize=1)
+def compound_words() -> frozenset[str]:
+    """The ``compound`` words of ``cuelex/data/alignment_context.tsv`` ("filled", "like"): joined to
+    a mention by a hyphen, they make it part of an adjective for another thing ("a fluid-filled sac",
+    "stroke-like symptoms"), so the mention states nothing of the finding."""
+    alignment_context()  # validates the file
+    path = DATA_DIR / "alignment_context.tsv"
+    columns = ("role", "word", "sites", "example_source", "example_output", "expected")
+    return frozenset(cols[1].lower() for _n, cols in _context_rows(path, columns) if cols[0] == "compound")
+
+
 def history_before(words: Sequence[str]) -> bool:
     """True when one of the last :data:`HISTORY_REACH` words is a history word."""
     table = history_words()
@@ -886,6 +897,9 @@ def target_sites(p: CueTargetPair) -> frozenset[str]:
     return place_sites(place_after(p.sentence[te:])) or place_sites(normal_words(p.target_text))
 
 
+_HYPHENS = regex.compile(r"[\-\u2010-\u2013]", regex.V1)
+
+
 def other_finding(
     idx: OutputIndex, start: int, end: int, site: frozenset[str], past: bool = False
 ) -> bool:
@@ -915,6 +929,12 @@ def other_finding(
     j = bisect_right(idx._token_starts(), end - 1) - 1  # last token of the occurrence
     if 0 <= j < len(idx.tokens) - 1:
         nxt = idx.tokens[j + 1]
+        if (
+            nxt.norm in compound_words()
+            and idx.tokens[j].end <= end
+            and _HYPHENS.fullmatch(text[idx.tokens[j].end : nxt.start])
+        ):
+            return True  # "a fluid-filled sac", "stroke-like symptoms": an adjective for another thing
         if (
             nxt.norm in alignment_context()[1]
             and idx.segment_of()[j] == idx.segment_of()[j + 1]
@@ -950,6 +970,9 @@ class _Statement:
     groups: frozenset[str]
     urgent: bool
     study: bool
+    #: a negation opens the statement or stands shortly before it ("NO urgent problems", "did NOT
+    #: show any serious problems"); an organ-less statement must be one to answer a general target
+    negated: bool = False
 
 
 #: Source levels whose general findings whole-organ statements can answer.
@@ -977,6 +1000,13 @@ _SPECIFIC_BEFORE = frozenset(
 
 
 _ENLARGED = frozenset({"enlarged", "enlargement", "significantly", "grossly", "markedly", "mildly"})
+#: Heads of a general target found at any level ("if gastrointestinal issues develop"); a report's
+#: hedged "pulmonary finding" is a specific thing, never a whole-organ statement
+_PLAN_HEADS = frozenset({"issue", "problem"})
+#: Punctuation that ends a general statement's phrase; parentheses do not ("no sudden (acute) problems").
+_GLOSS_BREAK = regex.compile(r"[^\w\s()'’-]", regex.V1)
+#: How many words before a general statement a negation may stand ("did NOT show any serious problems").
+_GENERAL_NEG_REACH = 4
 
 
 def _enlarged_organ(p: CueTargetPair) -> str | None:
@@ -1053,6 +1083,13 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         """Same segment: no punctuation between ("collapsed lung, and your bones" is two)."""
         return 0 <= j < n and seg_of[j] == seg_of[i]
 
+    def near_gloss(i: int, j: int) -> bool:
+        """Same segment, or only parentheses between: "no sudden (acute) problems" is one phrase."""
+        if near(i, j):
+            return True
+        lo, hi = min(i, j), max(i, j)
+        return 0 <= lo and hi < n and not _GLOSS_BREAK.search(idx.text, toks[lo].end, toks[hi].start)
+
     def organs(lo: int, hi: int) -> tuple[set[str], bool]:
         groups: set[str] = set()
         seen_study = False
@@ -1061,6 +1098,13 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
             seen_study = seen_study or toks[k].norm in study
         return groups, seen_study
 
+    def negated(a: int, b: int) -> bool:
+        """A negation inside the statement or within the few words before it in the same sentence."""
+        return any(
+            same(a, k) and (toks[k].norm in _NEG_OPEN or toks[k].norm in _NEG_VERB_NOT)
+            for k in range(a - _GENERAL_NEG_REACH, b + 1)
+        )
+
     def done(kind: str, a: int, b: int, groups: set[str], is_urgent: bool, seen_study: bool) -> None:
         if {"heart", "lung"} <= groups:
             groups.add("chest")
@@ -1068,7 +1112,9 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
             return
         if same(a, a - 1) and toks[a - 1].norm in _SPECIFIC_BEFORE:
             return  # "long-term lung disease" names a condition, not the organ's state
-        out.append(_Statement(toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study))
+        out.append(
+            _Statement(toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study, negated(a, b))
+        )
 
     for i, t in enumerate(toks):
         w = t.norm
@@ -1080,7 +1126,7 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         if p >= 0:
             a = p
             k = p - 1
-            while near(p, k) and p - k <= 5 and (
+            while near_gloss(p, k) and p - k <= 5 and (
                 toks[k].norm in urgent or toks[k].norm in organ or toks[k].norm in _ORGAN_GLUE
             ):
                 if toks[k].norm not in _ORGAN_GLUE:
@@ -1576,9 +1622,11 @@ class Aligner:
                 if r and fit(r[1]):
                     return label(fit(r[1]), "abbreviation", r[0])
             elif tier == "cui":
-                need = general_target(words) if words and general else None
-                if need is not None:
-                    g = fit(self._general(need, idx))
+                need = general_target(words) if words and (general or words[-1] in _PLAN_HEADS) else None
+                if need is not None and (general or need):
+                    # at another level only a problem said of the same organs ("call if
+                    # gastrointestinal issues develop" ~ "if you get stomach problems")
+                    g = fit(self._general(need, idx) if general else self._organ_problem(need, idx))
                     if g:
                         return g
                 r = self._cui(target, words, cui, idx, output_pairs)
@@ -1702,7 +1750,10 @@ class Aligner:
                 found.append(("ellipsis", spans))
         if not found and with_modifiers:
             c = _core(words)
-            if c is not None:
+            # a generic head left alone names nothing ("recurrent symptoms" is not any "symptoms",
+            # "no acute findings" not "imaging findings were reviewed"; whole-study statements are
+            # found by the general tier)
+            if c is not None and not (len(c) == 1 and c[0] in _GENERIC_HEADS):
                 spans = idx.lookup_core(c)
                 if spans:
                     found.append(("modifiers", spans))
@@ -1761,8 +1812,12 @@ class Aligner:
         words = normal_words(target)
         core = [w for w in words if not _is_modifier(w)]
         phrases = [target]
-        if core and len(core) < len(words):
+        if core and len(core) < len(words) and not (len(core) == 1 and core[0] in _GENERIC_HEADS):
+            # a generic head left alone names nothing ("recurrent symptoms" is not any "symptoms")
             phrases.append(" ".join(core))
+        if len(core) > 1 and core[-1] == "process":
+            # radiologists write "granulomatous process", "inflammatory process" for the disease
+            phrases.append(" ".join([*core[:-1], "disease"]))
         for ph in phrases:
             found = _vocab_concept(ph)
             if found:
@@ -1998,7 +2053,16 @@ class Aligner:
                 continue
             if need and (st.study or need <= st.groups):
                 score = 100.0
-            elif st.urgent or st.study:
+            elif (
+                st.groups and need and not need & st.groups
+                and not ("chest" in st.groups and not {"heart", "lung"} <= st.groups)
+            ):
+                # only other organs: "no acute heart or lung problems" says nothing of the bones (a
+                # region named as such, "nothing serious in your chest", still covers its parts)
+                continue
+            elif (st.urgent or st.study) and (st.negated or st.groups or st.kind != "general"):
+                # an organ-less problem word answers only when negated ("nothing serious was
+                # found"); "### Active issues", "if the scan shows anything abnormal" say nothing
                 score = 100.0 if not need else 90.0
             else:
                 continue
@@ -2015,6 +2079,17 @@ class Aligner:
             for s, e, _src, _strength in spans.get(cid, ()):
                 out.append(_Cand(s, e, 80.0, "cui", "related", concept=cid))
         return out
+
+    @staticmethod
+    def _organ_problem(need: frozenset[str], idx: OutputIndex) -> list[_Cand]:
+        """A problem word said of the same organs ("stomach problems", "a problem with your
+        kidneys") for a general target at a level other than absence ("if gastrointestinal issues
+        develop", "possible renal issues"); its level is read from the output as usual."""
+        return [
+            _Cand(st.start, st.end, 100.0, "cui", "general")
+            for st in _general_statements(idx)
+            if st.kind == "general" and need <= st.groups
+        ]
 
     def _size(self, target: str, cui: str | None, idx: OutputIndex) -> list[_Cand]:
         """"Your heart is a normal size" for an enlargement ("no cardiomegaly"): the organ's size
