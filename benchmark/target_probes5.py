@@ -60,6 +60,43 @@ MUST_NOT: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("relation", "The rash is a result of the new soap.", (), ("new soap",)),
 )
 
+# Third class, ``label`` (added in a second commit, before its rule, and not edited afterwards): a
+# bare "or" or slash inside a label (a checklist question answered after a colon, a section heading
+# ended by a colon or a spaced dash) names topics, not alternative diagnoses; the same markers after
+# the label ("Impression: atelectasis or pneumonia") still offer alternatives.
+# (sentence, targets that must NOT be UL3 alternatives)
+LABEL_PROBES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Cough or wheezing: yes, mostly at night.", ("cough", "wheezing")),
+    ("Cardiovascular/Respiratory - Auscultation: regular rhythm, no murmur.", ("cardiovascular", "respiratory")),
+    ("Joint swelling or stiffness: occasionally.", ("joint swelling", "stiffness")),
+    ("Heartburn/Reflux: yes.", ("heartburn", "reflux")),
+)
+# (sentence, targets that MUST stay UL3 alternatives)
+LABEL_KEEP: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Impression: atelectasis or pneumonia.", ("atelectasis", "pneumonia")),
+    ("Findings: bibasilar atelectasis/scarring.", ("bibasilar atelectasis", "scarring")),
+    ("Left base opacity, atelectasis or infiltrate. Follow-up: six weeks.", ("atelectasis", "infiltrate")),
+)
+
+
+def run_labels(failures: list[str]) -> list[int]:
+    """[label probes right, label probes, keep sentences right, keep sentences]."""
+    out = [0, len(LABEL_PROBES), 0, len(LABEL_KEEP)]
+    for sentence, banned in LABEL_PROBES:
+        pairs = [(p.cue_text, p.target_text, p.level.value) for p in cuelex.extract(sentence)]
+        ok = not any(lv == "UL3" and _norm(t) in {_norm(b) for b in banned} for _, t, lv in pairs)
+        out[0] += ok
+        if not ok:
+            failures.append(f"LABEL no UL3 on {list(banned)} | {sentence} -> {pairs}")
+    for sentence, kept in LABEL_KEEP:
+        pairs = [(p.cue_text, p.target_text, p.level.value) for p in cuelex.extract(sentence)]
+        found = {_norm(t) for _, t, lv in pairs if lv == "UL3"}
+        ok = all(_norm(k) in found for k in kept)
+        out[2] += ok
+        if not ok:
+            failures.append(f"LABEL-KEEP UL3 {list(kept)} | {sentence} -> {pairs}")
+    return out
+
 
 def _norm(s: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"^(?:a|an|the|any)\s+", "", s.strip().lower()))
@@ -99,6 +136,8 @@ def main() -> None:
         print(f"{cls:10} probes right (target exact) {r}/{n}; must-not clean {mr}/{mn}")
     tot = [sum(v[i] for v in res.values()) for i in range(4)]
     print(f"round 5: probes right {tot[0]}/{tot[1]}; must-not clean {tot[2]}/{tot[3]}")
+    lab = run_labels(failures)
+    print(f"label      probes right {lab[0]}/{lab[1]}; alternatives kept {lab[2]}/{lab[3]}")
     if args.failures:
         print("failures:")
         for f in failures:
