@@ -78,6 +78,39 @@ LABEL_KEEP: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Left base opacity, atelectasis or infiltrate. Follow-up: six weeks.", ("atelectasis", "infiltrate")),
 )
 
+# Fourth class, ``device`` (added in a third commit, before its rule, and not edited afterwards): a
+# cardiac device named with a slash ("pacemaker/defibrillator", "ICD/pacemaker") is one device, and
+# a device is no proposition about the patient's disease: no UL3 alternatives. (sentence, banned UL3)
+DEVICE_PROBES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Dual-chamber pacemaker/defibrillator in the left chest.", ("dual-chamber pacemaker", "defibrillator")),
+    ("Stable AICD/pacemaker with intact leads.", ("stable aicd", "aicd", "pacemaker")),
+    ("Right chest wall ICD/pacemaker, leads in good position.", ("right chest wall icd", "pacemaker")),
+)
+# (sentence, targets and levels that must stay)
+DEVICE_KEEP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("Pacemaker in place. Atelectasis/scarring at the left base.", (("atelectasis", "UL3"), ("scarring", "UL3"))),
+    ("No pneumothorax after pacemaker placement.", (("pneumothorax", "UL1"),)),
+)
+
+
+def run_devices(failures: list[str]) -> list[int]:
+    """[device probes right, device probes, keep sentences right, keep sentences]."""
+    out = [0, len(DEVICE_PROBES), 0, len(DEVICE_KEEP)]
+    for sentence, banned in DEVICE_PROBES:
+        pairs = [(p.cue_text, p.target_text, p.level.value) for p in cuelex.extract(sentence)]
+        ok = not any(lv == "UL3" and _norm(t) in {_norm(b) for b in banned} for _, t, lv in pairs)
+        out[0] += ok
+        if not ok:
+            failures.append(f"DEVICE no UL3 on {list(banned)} | {sentence} -> {pairs}")
+    for sentence, kept in DEVICE_KEEP:
+        pairs = [(p.cue_text, p.target_text, p.level.value) for p in cuelex.extract(sentence)]
+        found = {(_norm(t), lv) for _, t, lv in pairs}
+        ok = all((_norm(k), lv) in found for k, lv in kept)
+        out[2] += ok
+        if not ok:
+            failures.append(f"DEVICE-KEEP {list(kept)} | {sentence} -> {pairs}")
+    return out
+
 
 def run_labels(failures: list[str]) -> list[int]:
     """[label probes right, label probes, keep sentences right, keep sentences]."""
@@ -138,6 +171,8 @@ def main() -> None:
     print(f"round 5: probes right {tot[0]}/{tot[1]}; must-not clean {tot[2]}/{tot[3]}")
     lab = run_labels(failures)
     print(f"label      probes right {lab[0]}/{lab[1]}; alternatives kept {lab[2]}/{lab[3]}")
+    dev = run_devices(failures)
+    print(f"device     probes right {dev[0]}/{dev[1]}; pairs kept {dev[2]}/{dev[3]}")
     if args.failures:
         print("failures:")
         for f in failures:

@@ -113,3 +113,20 @@ def test_markers_after_a_label_still_offer_alternatives(text: str, expected: lis
 def test_a_report_heading_after_a_list_is_no_label_of_it() -> None:
     # a capitalised report heading after a list that lost its full stop is no label of the list
     assert ("or", "Scarring", "UL3") in pairs_of("Scarring or atelectasis IMPRESSION: stable.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a combined cardiac device written with a slash is one device, not two diagnoses
+        "Left subclavian pacemaker/defibrillator, unchanged.",
+        "AICD/pacemaker generator overlies the left chest.",
+    ],
+)
+def test_device_slash_is_no_alternative(text: str) -> None:
+    assert pairs_of(text) == []
+
+
+def test_findings_beside_a_device_keep_their_pairs() -> None:
+    pairs = pairs_of("ICD in place. Scarring/atelectasis at the right base. No effusion around the pacemaker leads.")
+    assert ("/", "Scarring", "UL3") in pairs and ("No", "effusion", "UL1") in pairs
