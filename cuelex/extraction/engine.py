@@ -1364,6 +1364,23 @@ class Engine:
             return (i, i)  # "this appears stable compared to the prior exam": images compared, no pair
         return (i, i + n)
 
+    _CONDITION_OPENERS = frozenset({"if", "unless", "should"})
+
+    def _course_of_generic(self, toks: Sequence[_Tok], i: int, np: tuple[int, int]) -> tuple[int, int]:
+        """ "if his symptoms do not improve", "should the symptoms come back": the bare word
+        "symptoms" names no finding, so the change of course it is the subject of belongs to the
+        target (as the predicate is the target in "if he fails to improve"); a specific finding
+        ("if the cough persists") or a qualified one ("unless new symptoms develop") stays alone."""
+        s, e = np
+        if i == 0 or toks[i - 1].low not in self._CONDITION_OPENERS:
+            return np
+        if [t.low for t in toks[s:e] if not t.punct] not in (["symptoms"], ["symptom"]):
+            return np
+        m = self._CHANGE.match(" ".join(t.low for t in toks[e : e + 5]))
+        if m is None:
+            return np
+        return s, min(e + len(m.group(0).split()), len(toks))
+
     def _changes_state(self, toks: Sequence[_Tok], k: int, j: int) -> bool:
         """ "if his symptoms do not improve", "unless new symptoms develop": the patient's symptoms
         as the subject of a change of state are a finding, not the generic word "symptoms"."""
@@ -1545,6 +1562,7 @@ class Engine:
                     break  # nothing usable right after the cue ("no, ..."): nothing further either
             if idx == 0:
                 np = self._named_reading(toks, np, b)
+                np = self._course_of_generic(toks, i, np)
             cut_by_breaker = np[1] < b and toks[np[1]].low in self._breakers
             prev_cut = cut_by_breaker
             modifiers_only = all(map(self._is_modifier, toks[np[0] : np[1]]))
@@ -1770,6 +1788,8 @@ class Engine:
             entry = m.entry
             if entry is None and self._has_verb(toks, li, rj):
                 continue  # "she sits or stands", "we can discuss medications or therapies"
+            if entry is None and self._in_label(text, m.end):
+                continue  # "Nipple pain or numbness: yes": the topics of a checklist item or heading
             both_sides = entry is None or entry.direction is not Direction.FORWARD
             slash = m.rule_id == "alt.slash"
             if slash and (lj == 0 or self._is_modifier(toks[lj - 1])):
@@ -1805,6 +1825,20 @@ class Engine:
                 )
             )
         return groups
+
+    # the rest of a label after a marker: a few words on the same line up to a colon or a spaced dash
+    _LABEL_REST = regex.compile(r"[^\n.:;?!()\-]{0,60}?(?::|\s-\s)")
+
+    def _in_label(self, text: str, end: int) -> bool:
+        """ "Cough or fever: yes", "Hematology/Lymphatic/Immunology - Palpation: ...": a bare marker
+        inside a label (a checklist question answered after a colon, an exam heading) joins the
+        label's topics, not alternative diagnoses. A report heading in capitals after a list that
+        lacks its full stop ("atelectasis or pneumonia IMPRESSION:") is no label of that list."""
+        m = self._LABEL_REST.match(text, end)
+        if m is None:
+            return False
+        words = m.group(0).rstrip(":- \t").split()
+        return bool(words) and not (words[-1].isupper() and len(words[-1]) > 3)
 
     # ------------------------------------------------------------------ decisions
 

@@ -1024,6 +1024,15 @@ def _enlarged_organ(p: CueTargetPair) -> str | None:
     return None
 
 
+def _course_subject(p: CueTargetPair) -> str | None:
+    """The generic subject of a UL5 course target ("symptoms do not improve" → "symptoms"; the
+    source engine keeps the predicate because the bare word states nothing), else None."""
+    if p.level is not Level.UL5:
+        return None
+    first, _, rest = p.target_text.strip().partition(" ")
+    return first if rest and first.lower() in ("symptoms", "symptom") else None
+
+
 def general_target(words: Sequence[str]) -> frozenset[str] | None:
     """The organ groups a general source target is about ("acute cardiopulmonary abnormality" →
     heart, lung; "acute abnormality" → none), or None when the target names a specific finding.
@@ -1453,6 +1462,15 @@ class Aligner:
                             rivals=names,
                         )
                     )
+            if not cands and (subject := _course_subject(p)) is not None:
+                # "symptoms do not improve": a rewrite says the course in its own words ("do not get
+                # better"); the contingency is found through its subject, whose level is read there
+                cands = found[key] = self._distinct(
+                    self._find(
+                        subject, idx, output_pairs=output_pairs, general=general, site=site, past=past,
+                        rivals=names,
+                    )
+                )
             if not cands:
                 out.append(None)
                 continue
