@@ -11,7 +11,10 @@ linking verb ("seems well controlled", "appears to be stable", "seem to fit with
 an infection or aspiration", "might be cancer that has moved here ... (metastases)");
 ``but-not-excluded`` — a leaning against a finding followed by "but not excluded", where the
 last word stands ("less likely but cannot be excluded"). ``change`` probes state the level the
-guidelines give; ``control`` probes hold a look-alike that must stay as it is. Scored as
+guidelines give; a second round (``level_probes_mentions.jsonl``): ``heading-body`` — a
+problem-list heading whose body line carries the level ("**Ankle sprain** / exam c/w sprain");
+``or-alternative`` — findings offered as alternatives after a reporting verb ("shows scarring or
+collapse"); ``control`` probes hold a look-alike that must stay as it is. Scored as
 :mod:`clause_probes` scores its probes (``cuelex.score`` defaults).
 """
 
@@ -24,13 +27,20 @@ from pathlib import Path
 
 from clause_probes import run
 
-PROBES = Path(__file__).resolve().parent / "data" / "level_probes.jsonl"
+#: One file per round, each written before the rules of its round and never edited after.
+PROBES = [
+    Path(__file__).resolve().parent / "data" / "level_probes.jsonl",
+    Path(__file__).resolve().parent / "data" / "level_probes_mentions.jsonl",
+]
 
 
 def load() -> list[dict]:
     """The probes, in file order."""
-    with PROBES.open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    out = []
+    for path in PROBES:
+        with path.open(encoding="utf-8") as fh:
+            out.extend(json.loads(line) for line in fh if line.strip())
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
