@@ -122,3 +122,10 @@ def test_heading_takes_the_level_of_its_body(source: str, output: str, target: s
 def test_heading_without_a_body_statement_stays_asserted(source: str, output: str, target: str) -> None:
     p = _pair(source, output, target)
     assert p.output_level.value == "ASSERTED" and p.level_source != "heading_body"
+
+
+def test_a_sentence_at_a_line_start_is_not_a_heading() -> None:
+    # "Pneumonia was treated ..." opens a sentence; the later hedged mention is a candidate of its own
+    out = "Pneumonia was treated last year.\n- Possible pneumonia again now."
+    first = score("Possible pneumonia.", out, n_boot=0, choice="first").pairs[0]
+    assert first.match.start == 0 and first.level_source != "heading_body"

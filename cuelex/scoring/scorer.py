@@ -513,7 +513,7 @@ class _Scorer:
                 level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
                 how = again if again != "span" else how
                 span_end = m.end
-            if level is Level.ASSERTED and cue is None:
+            if self.choice == "context" and level is Level.ASSERTED and cue is None:
                 body = _heading_body_pair(output, m.start, m.end, by_cue)
                 if body is not None:
                     # the statement under the heading carries the finding; the heading stays an
@@ -934,7 +934,7 @@ def _heading_body_pair(
         return None
     after = _HEADING_AFTER.match(output, end)
     body_start = after.end()
-    if body_start < len(output) and output[body_start] != "\n" and after.end() == end:
+    if body_start < len(output) and output[body_start] != "\n" and not regex.search(r"[*_:–—-]", after.group()):
         return None  # the line goes on with the sentence the mention stands in
     stop = output.find("\n\n", body_start)
     stop = min(len(output), body_start + 400) if stop == -1 else min(stop, body_start + 400)
