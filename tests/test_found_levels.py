@@ -2,7 +2,8 @@
 that hedges a state or finding ("seems well controlled", "appears to be stable"), a hedge that
 covers every conjunct of the phrase it opens and the gloss of a later conjunct ("may be due to
 heart failure or to extra fluid (volume overload)"), and a leaning toward absence that a "but"
-clause leaves open ("less likely but cannot be excluded"). Examples are written for these tests
+clause leaves open ("less likely but cannot be excluded"), a heading read through the body statement
+of the same finding, and alternatives around an "or" in a clause that reads an image. Examples are written for these tests
 (the held-out probes are benchmark/data/level_probes.jsonl)."""
 
 from __future__ import annotations
@@ -129,3 +130,23 @@ def test_a_sentence_at_a_line_start_is_not_a_heading() -> None:
     out = "Pneumonia was treated last year.\n- Possible pneumonia again now."
     first = score("Possible pneumonia.", out, n_boot=0, choice="first").pairs[0]
     assert first.match.start == 0 and first.level_source != "heading_body"
+
+
+@pytest.mark.parametrize(
+    ("output", "level"),
+    [
+        # alternatives in a clause that reads an image or names a cause: a differential (UL3)
+        ("The X-ray shows pneumonia or a small area of collapse.", "UL3"),
+        ("These shadows are from a small area of collapse or pneumonia.", "UL3"),
+        ("The film showed some fluid or pneumonia at the base.", "UL3"),
+        # a history's "or", a count, a negated or conditional list: not a differential
+        ("She had pneumonia or a bad chest cold last winter, she says.", "ASSERTED"),
+        ("The X-ray shows pneumonia; take one or two tablets daily.", "ASSERTED"),
+        ("The X-ray does not show pneumonia or a collapse.", "UL1"),
+    ],
+)
+def test_or_alternative(output: str, level: str) -> None:
+    p = _pair("Possible pneumonia.", output, "pneumonia")
+    assert p.output_level.value == level
+    if level == "UL3":
+        assert p.output_cue.text == "or"

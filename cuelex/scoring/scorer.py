@@ -964,6 +964,57 @@ def _heading_body_pair(
     return None
 
 
+#: Findings offered as alternatives around an "or" the extractor left (it skips an "or" in a clause
+#: with a verb, "she sits or stands"): the mention, then "or" and another noun phrase ("shows
+#: scarring OR small areas of collapse"), or a noun phrase and "or" before it ("from bronchitis OR
+#: an early pneumonia"). Not counts ("one or two"), "with or without", "or so/more/less/both".
+_NOT_ALT_WORDS = (
+    r"(?:not|so|more|less|worse|better|both|other|else|one|two|three|four|few|several|with|without|"
+    r"in|on|at|to|of|for|from|by|and|either|whether|right|left|once|twice|sooner|later|now)"
+)
+_OR_AFTER = regex.compile(
+    rf"(?:\*\*|__)?[ \t]+(?P<cue>or|and/or|versus|vs\.?)[ \t]+(?!{_NOT_ALT_WORDS}\b)"
+    r"(?:(?:an?|some|the)[ \t]+)?[A-Za-z][\w-]{2,}",
+    regex.V1 | regex.IGNORECASE,
+)
+_OR_BEFORE = regex.compile(
+    rf"(?<![\w'’])(?!{_NOT_ALT_WORDS}\b)[A-Za-z][\w-]{{2,}}[ \t]+(?P<cue>or|and/or|versus|vs\.?)[ \t]+"
+    r"(?:(?:an?|some|the)[ \t]+)?(?:\*\*|__)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: What makes a clause other than a statement of findings: a negation, a condition, a question.
+_NOT_STATEMENT = regex.compile(
+    r"\b(?:no|not|without|never|denies|denied|if|when|unless|whether|call|return|watch|check|rule|any)\b|n['’]t\b|\?",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+#: A clause that reads an image or names a cause: there "X or Y" is a differential ("the X-ray
+#: shows scarring or collapse", "your cough is from bronchitis or pneumonia"), while in a history
+#: "numbness or tingling", "pain or pressure" describe one complaint.
+_READING = regex.compile(
+    r"\b(?:shows?|showed|shown|showing|seen|see|saw|looks?|image|images|x-?rays?|scans?|films?|"
+    r"represents?|reflects?|from|due[ \t]+to|caused[ \t]+by|because[ \t]+of)\b",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _or_alternative(output: str, start: int, end: int) -> Cue | None:
+    """The "or" that offers a mention as one of alternative findings, in a clause that reads an
+    image or names a cause and states findings (no negation, condition or question before the
+    mention in its clause)."""
+    clause = max(output.rfind(c, 0, start) for c in ".;:!?\n") + 1
+    if _NOT_STATEMENT.search(output, clause, start) or not _READING.search(output, clause, start):
+        return None
+    m = _OR_AFTER.match(output, end) or _OR_BEFORE.search(output, max(clause, start - 60), start)
+    if m is None or _NOT_STATEMENT.search(m.group()):
+        return None
+    return Cue(
+        text=m.group("cue"), start=m.start("cue"), end=m.end("cue"), level=Level.UL3,
+        rule_id="alt.or", direction=Direction.BACKWARD,
+    )  # fmt: skip
+
+
 def _reread(
     output: str,
     start: int,
@@ -1044,6 +1095,9 @@ def _reread(
         conj = _conjunct_of_hedged(output, start, by_cue, gloss=False)
         if conj is not None:
             return conj.level, _as_cue(conj), "conjunct"
+        alt = _or_alternative(output, start, end) if cue is None else None
+        if alt is not None:
+            return Level.UL3, alt, "or_alternative"
         # a parenthetical inside the phrase does not break it: "No sudden (acute) problems were
         # seen in the bones" reads "problems" with the "No" before the parenthesis
         before = _AFTER_PAREN.search(output, max(0, start - 60), start)
