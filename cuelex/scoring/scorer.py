@@ -31,6 +31,7 @@ import pandas as pd
 import regex
 from pydantic import BaseModel, ConfigDict
 
+from ..concepts.normalize import expand_abbreviation
 from ..corpus import InputError, check_text, lone_surrogate, read_documents
 from ..corpus import file_suffixes as _suffixes
 from ..levels import Level
@@ -512,6 +513,26 @@ class _Scorer:
                 level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
                 how = again if again != "span" else how
                 span_end = m.end
+            if self.choice == "context" and level is Level.ASSERTED and cue is None:
+                body = _heading_body_pair(output, m.start, m.end, by_cue)
+                if body is not None:
+                    # the statement under the heading carries the finding; the heading stays an
+                    # alternative occurrence, so the pair is flagged ambiguous
+                    span = (body.target_start, body.target_end)
+                    if span not in m.candidates:
+                        cand_levels = (*cand_levels, body.level)
+                        m = m.model_copy(
+                            update={
+                                "candidates": (*m.candidates, span),
+                                "candidate_details": (*m.candidate_details, "heading/body")
+                                if m.candidate_details
+                                else (),
+                                "n_candidates": m.n_candidates + 1,
+                            }
+                        )
+                    m = m.model_copy(update={"start": span[0], "end": span[1], "text": output[span[0] : span[1]]})
+                    level, cue, how = body.level, _as_cue(body), "heading_body"
+                    span_end = m.end
             if m.detail == "normal":
                 # "your heart and lungs look normal" states the general finding's absence; only a
                 # cue inside the statement qualifies it ("probably look normal", "are not normal"),
@@ -792,6 +813,208 @@ def _own_clause(output: str, list_end: int, start: int, end: int) -> bool:
     return bool(_AND_NEW_SUBJECT.search(output[list_end:start]) and _FINITE_AFTER.match(output, end))
 
 
+#: A linking verb that hedges the state or finding it links to ("seems well controlled",
+#: "appears to be stable", "looks like it is healing", "seem to fit with migraine", "seems to
+#: have pneumonia"): the guidelines' "appears to be", a probable reading (UL2). It must end right
+#: before the mention, with only degree adverbs or an article between.
+_COPULA_HEDGE = regex.compile(
+    r"(?<![\w'’])(?P<cue>(?:seem|appear|look)(?:s|ed)?)"
+    r"(?:[ \t]+(?:to[ \t]+(?:be|have|fit(?:[ \t]+with)?|match)"
+    r"|like[ \t]+(?:it|this|that|they|he|she)(?:[ \t]+(?:is|are|has|have)|['’]s)))?"
+    r"(?:[ \t]+(?:an?|the|a[ \t]+condition[ \t]+called|[a-z]+ly|still|now|fairly|pretty|quite|very))*"
+    r"[ \t]+(?:\*\*|__)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: A negation in the same stretch before the linking verb: "does not seem", "nothing looks".
+_NEG_BEFORE = regex.compile(r"(?<![\w'’])(?:not|no|nothing|never|none)[ \t]+(?:[\w'’]+[ \t]+){0,2}$|n['’]t[ \t]+$", regex.V1 | regex.IGNORECASE)
+
+
+#: After a leaning toward absence, a contrasting clause that keeps the finding open: "less likely
+#: but cannot be excluded", "unlikely, though it has not been ruled out", "but not entirely
+#: excluded". Only a few words may stand between (no second finding, no sentence end).
+_BUT_NOT_EXCLUDED = regex.compile(
+    r"[^.;:!?\n]{0,30}?(?<![\w'’])(?:but|though|although|yet)[ \t]+"
+    r"(?P<cue>(?:(?:it|this|that|one)[ \t]+)?(?:(?:cannot|can['’]t|could[ \t]+not|couldn['’]t)[ \t]+(?:yet[ \t]+)?(?:be[ \t]+)?"
+    r"|(?:(?:is|was|has|have)(?:[ \t]+not|n['’]t)[ \t]+(?:yet[ \t]+)?(?:been[ \t]+)?)|not[ \t]+)"
+    r"(?:(?:fully|entirely|completely|totally|definitely|yet)[ \t]+)?(?:excluded|ruled[ \t]+out|exclude[d]?|rule[ \t]+out))",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _copula_hedge(output: str, start: int) -> Cue | None:
+    """The hedging linking verb right before a mention ("seems well controlled"), unless a
+    negation stands before the verb ("does not seem enlarged" is read by the negation)."""
+    m = _COPULA_HEDGE.search(output, max(0, start - 60), start)
+    if m is None or _NEG_BEFORE.search(output, max(0, m.start() - 30), m.start()):
+        return None
+    return Cue(
+        text=m.group("cue"), start=m.start("cue"), end=m.end("cue"), level=Level.UL2,
+        rule_id="ul2.copula_hedge", direction=Direction.FORWARD,
+    )  # fmt: skip
+
+
+#: Words that open a clause of its own between two conjuncts ("might have pneumonia, and your
+#: heart IS enlarged"): a hedge on the first conjunct does not reach past them.
+_CONJUNCT_CLAUSE = regex.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|shows?|showed|but|although|though|however|while|"
+    r"whereas|because|so|if|unless|except|no|not|without|never)\b",
+    regex.V1 | regex.IGNORECASE,
+)
+#: The stretch from a hedged target to a later conjunct: an optional place phrase, relative
+#: clause and parenthesis on the first conjunct, then the coordinator, a repeated preposition ("or TO",
+#: "and FROM") and a determiner.
+_CONJUNCT_LEAD = regex.compile(
+    r"(?:[ \t]+(?:in|on|around|of|at|near|within)[ \t]+[^.;:!?,()\n]{1,40}?)?"
+    r"(?:[ \t]+(?:that|which|who)[ \t]+[^.;:!?,()\n]{1,60}?)?(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*,?[ \t]*"
+    r"(?:and/or|or|and|versus|vs\.?)[ \t]+(?:(?:to|from|for|of|with|by|due[ \t]+to)[ \t]+)?"
+    r"(?:(?:an?|the|some|other|more|your|his|her|their)[ \t]+)?",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _conjunct_of_hedged(
+    output: str, start: int, by_cue: tuple[list[CueTargetPair], list[int]], gloss: bool
+) -> CueTargetPair | None:
+    """The hedged output pair whose target is the first conjunct of the phrase a mention stands in
+    ("could be an infection or ASPIRATION", "may be due to heart failure or to too much fluid
+    (VOLUME OVERLOAD)", "probably from fluid and from partly collapsed lung (ATELECTASIS)"): a
+    hedge before coordinated findings covers each of them. ``gloss``: ``start`` is the opening
+    parenthesis of a gloss, so a lay phrase of a few words may stand before it."""
+    ordered, cue_starts = by_cue
+    words = 10 if gloss else 3
+    for q in reversed(ordered[bisect_left(cue_starts, start - 250) : bisect_left(cue_starts, start)]):
+        if q.rule_id.startswith("alt.") or not (q.sentence_start <= start < q.sentence_end):
+            continue
+        if q.target_end > start or q.cue_start > q.target_start:
+            continue
+        if q.level in (Level.ASSERTED, Level.UL1):
+            return None  # the nearest pair decides; a negated list is :func:`_list_negation`'s
+        lead = _CONJUNCT_LEAD.match(output, q.target_end, start)
+        if lead is None:
+            return None
+        rest = output[lead.end() : start]
+        if regex.search(r"[.;:!?,()\n]", rest) or len(rest.split()) > words:
+            return None
+        if _CONJUNCT_CLAUSE.search(output, q.target_end, start):
+            rel = output[q.target_end : lead.end()]
+            # "that have partly collapsed" describes the first conjunct; any other verb opens a clause
+            if _CONJUNCT_CLAUSE.search(rest) or not regex.match(r"[ \t]+(?:that|which|who)\b", rel, regex.IGNORECASE):
+                return None
+            if regex.search(r"\b(?:but|although|though|however|because|so|if|unless|no|not|never|without)\b", rel, regex.IGNORECASE):
+                return None
+        return q
+    return None
+
+
+#: A mention that is a heading or problem-list title: at most a bullet, "#", emphasis, a number
+#: and a side word before it on its line ("**1. R elbow contusion**", "### Reflux"), and after it
+#: only emphasis and a colon or dash before the body or the line end.
+_HEADING_BEFORE = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:\d{1,2}[.)][ \t]*)?"
+    r"(?:(?:r|l|rt|lt|right|left|bilateral|b/l)\.?[ \t]+)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+_HEADING_AFTER = regex.compile(r"[ \t]*(?:\*\*|__)?[ \t]*(?::|–|—|-)?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1)
+#: A line that opens the next heading: the body of the previous one ends there.
+_NEXT_HEADING = regex.compile(r"\n[ \t]*(?:#{1,6}|\*\*|__|\d{1,2}[.)])", regex.V1)
+
+
+def _heading_body_pair(
+    output: str, start: int, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The output pair in the body of a heading mention that states the same finding with a level
+    ("**R elbow contusion** – exam c/w contusion", "### Reflux disease / consistent with GERD"):
+    headings never assert a finding by themselves, the statement under them does. The body pair's
+    target is the heading's own words (or their tail, "contusion"), or an abbreviation of them
+(initials "CAD", a vocabulary abbreviation "GERD"); a
+    negation counts only on the heading's whole phrase ("**Bleeding** / no further bleeding"), so
+    "no pain at rest" under "Chest pain" stays a statement of its own."""
+    ls = output.rfind("\n", 0, start) + 1
+    if not _HEADING_BEFORE.fullmatch(output, ls, start):
+        return None
+    after = _HEADING_AFTER.match(output, end)
+    body_start = after.end()
+    if body_start < len(output) and output[body_start] != "\n" and not regex.search(r"[*_:–—-]", after.group()):
+        return None  # the line goes on with the sentence the mention stands in
+    stop = output.find("\n\n", body_start)
+    stop = min(len(output), body_start + 400) if stop == -1 else min(stop, body_start + 400)
+    nxt = _NEXT_HEADING.search(output, body_start, stop)
+    stop = nxt.start() if nxt is not None else stop
+    words = [w.lower() for w in regex.findall(r"[\w]+", output[start:end])]
+    if not words:
+        return None
+    initials = "".join(w[0] for w in words) if len(words) >= 2 else None
+    ordered, cue_starts = by_cue
+    for q in ordered[bisect_left(cue_starts, body_start - 200) : bisect_left(cue_starts, stop)]:
+        if q.rule_id.startswith("alt.") or q.level is Level.ASSERTED:
+            continue
+        if not (body_start <= q.target_start and q.target_end <= stop):
+            continue
+        tw = [w.lower() for w in regex.findall(r"[\w]+", q.target_text)]
+        if not tw:
+            continue
+        same = tw == words
+        tail = len(tw) < len(words) and words[-len(tw) :] == tw
+        abbrev = len(tw) == 1 and (
+            tw[0] == initials
+            or [w.lower() for w in regex.findall(r"[\w]+", expand_abbreviation(q.target_text))] == words
+        )
+        if same or (q.level is not Level.UL1 and (tail or abbrev)):
+            return q
+    return None
+
+
+#: Findings offered as alternatives around an "or" the extractor left (it skips an "or" in a clause
+#: with a verb, "she sits or stands"): the mention, then "or" and another noun phrase ("shows
+#: scarring OR small areas of collapse"), or a noun phrase and "or" before it ("from bronchitis OR
+#: an early pneumonia"). Not counts ("one or two"), "with or without", "or so/more/less/both".
+_NOT_ALT_WORDS = (
+    r"(?:not|so|more|less|worse|better|both|other|else|one|two|three|four|few|several|with|without|"
+    r"in|on|at|to|of|for|from|by|and|either|whether|right|left|once|twice|sooner|later|now)"
+)
+_OR_AFTER = regex.compile(
+    rf"(?:\*\*|__)?[ \t]+(?P<cue>or|and/or|versus|vs\.?)[ \t]+(?!{_NOT_ALT_WORDS}\b)"
+    r"(?:(?:an?|some|the)[ \t]+)?[A-Za-z][\w-]{2,}",
+    regex.V1 | regex.IGNORECASE,
+)
+_OR_BEFORE = regex.compile(
+    rf"(?<![\w'’])(?!{_NOT_ALT_WORDS}\b)[A-Za-z][\w-]{{2,}}[ \t]+(?P<cue>or|and/or|versus|vs\.?)[ \t]+"
+    r"(?:(?:an?|some|the)[ \t]+)?(?:\*\*|__)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: What makes a clause other than a statement of findings: a negation, a condition, a question.
+_NOT_STATEMENT = regex.compile(
+    r"\b(?:no|not|without|never|denies|denied|if|when|unless|whether|call|return|watch|check|rule|any)\b|n['’]t\b|\?",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+#: A clause that reads an image or names a cause: there "X or Y" is a differential ("the X-ray
+#: shows scarring or collapse", "your cough is from bronchitis or pneumonia"), while in a history
+#: "numbness or tingling", "pain or pressure" describe one complaint.
+_READING = regex.compile(
+    r"\b(?:shows?|showed|shown|showing|seen|see|saw|looks?|image|images|x-?rays?|scans?|films?|"
+    r"represents?|reflects?|from|due[ \t]+to|caused[ \t]+by|because[ \t]+of)\b",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _or_alternative(output: str, start: int, end: int) -> Cue | None:
+    """The "or" that offers a mention as one of alternative findings, in a clause that reads an
+    image or names a cause and states findings (no negation, condition or question before the
+    mention in its clause)."""
+    clause = max(output.rfind(c, 0, start) for c in ".;:!?\n") + 1
+    if _NOT_STATEMENT.search(output, clause, start) or not _READING.search(output, clause, start):
+        return None
+    m = _OR_AFTER.match(output, end) or _OR_BEFORE.search(output, max(clause, start - 60), start)
+    if m is None or _NOT_STATEMENT.search(m.group()):
+        return None
+    return Cue(
+        text=m.group("cue"), start=m.start("cue"), end=m.end("cue"), level=Level.UL3,
+        rule_id="alt.or", direction=Direction.BACKWARD,
+    )  # fmt: skip
+
+
 def _reread(
     output: str,
     start: int,
@@ -810,6 +1033,14 @@ def _reread(
       alternative marker inside the parentheses decided it.
     """
     ordered, cue_starts = by_cue
+    if level is Level.HEDGED_ABSENT and cue is not None:
+        # "less likely but cannot be excluded": the clause after "but" is the writer's last word
+        after = _BUT_NOT_EXCLUDED.match(output, max(end, cue.end))
+        if after is not None:
+            return Level.UL3, Cue(
+                text=after.group("cue"), start=after.start("cue"), end=after.end("cue"), level=Level.UL3,
+                rule_id="ul3.not_excluded", direction=Direction.BACKWARD,
+            ), "but_not_excluded"  # fmt: skip
     gov = _complement_governor(output, start, by_cue) if level in (Level.ASSERTED, Level.UL1) else None
     # "check that the bone has not broken": a clause to be checked or left undecided is that,
     # whatever polarity it is written in
@@ -858,6 +1089,15 @@ def _reread(
         if gov is not None:
             # "there is no sign that the spleen is swollen"
             return gov.level, _as_cue(gov), "complement"
+        copula = _copula_hedge(output, start)
+        if copula is not None:
+            return Level.UL2, copula, "copula_hedge"
+        conj = _conjunct_of_hedged(output, start, by_cue, gloss=False)
+        if conj is not None:
+            return conj.level, _as_cue(conj), "conjunct"
+        alt = _or_alternative(output, start, end) if cue is None else None
+        if alt is not None:
+            return Level.UL3, alt, "or_alternative"
         # a parenthetical inside the phrase does not break it: "No sudden (acute) problems were
         # seen in the bones" reads "problems" with the "No" before the parenthesis
         before = _AFTER_PAREN.search(output, max(0, start - 60), start)
@@ -888,15 +1128,25 @@ def _reread(
         ):
             best = q
     if best is None:
+        # the gloss names a later conjunct of a hedged phrase: "may be due to heart failure or to
+        # too much fluid (volume overload)"
+        best = _conjunct_of_hedged(output, open_at, by_cue, gloss=True)
+    if best is None:
         # the gloss names a whole hedged clause: "cannot rule out that part of it is enlarged or
-        # bulging (called an aneurysm)": the pair whose target is that clause's subject
+        # bulging (called an aneurysm)", "might be cancer that has spread from elsewhere
+        # (metastatic disease)": the pair whose target is that clause's subject; not a clause of
+        # its own after ", and" ("might have pneumonia, and your heart is enlarged (cardiomegaly)")
         for q in near:
             between = output[q.target_end : open_at]
             if (
-                0 < open_at - q.target_end <= 60
+                0 < open_at - q.target_end <= 80
                 and q.sentence_start <= open_at < q.sentence_end
-                and _GLOSS_PREDICATE.search(between)
+                and (
+                    _GLOSS_PREDICATE.search(between) and open_at - q.target_end <= 60
+                    or regex.match(r"[ \t]+(?:that|which|who)[ \t]+", between, regex.IGNORECASE)
+                )
                 and not regex.search(r"[.;:!?()]", between)
+                and not regex.search(r",[ \t]*(?:and|but|so|while)\b", between, regex.IGNORECASE)
                 and (best is None or q.target_end > best.target_end)
             ):
                 best = q

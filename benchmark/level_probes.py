@@ -1,0 +1,68 @@
+"""Held-out probes of reading the level of a found target: the level an output gives it.
+
+Run from the repository root (offline; a few seconds):
+    .venv/bin/python benchmark/level_probes.py [--wrong]
+
+``benchmark/data/level_probes.jsonl`` was written for this measurement BEFORE the rules it
+measures (own wording, never text of the IU reports or of the development set; never edited
+after). Three classes of LLM wording: ``copula-hedge`` — a state or finding hedged by its
+linking verb ("seems well controlled", "appears to be stable", "seem to fit with migraine");
+``conjunct-scope`` — a later alternative or a parenthetical gloss of a hedged phrase ("could be
+an infection or aspiration", "might be cancer that has moved here ... (metastases)");
+``but-not-excluded`` — a leaning against a finding followed by "but not excluded", where the
+last word stands ("less likely but cannot be excluded"). ``change`` probes state the level the
+guidelines give; a second round (``level_probes_mentions.jsonl``): ``heading-body`` — a
+problem-list heading whose body line carries the level ("**Ankle sprain** / exam c/w sprain");
+``or-alternative`` — findings offered as alternatives after a reporting verb ("shows scarring or
+collapse"); ``control`` probes hold a look-alike that must stay as it is. Scored as
+:mod:`clause_probes` scores its probes (``cuelex.score`` defaults).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from clause_probes import run
+
+#: One file per round, each written before the rules of its round and never edited after.
+PROBES = [
+    Path(__file__).resolve().parent / "data" / "level_probes.jsonl",
+    Path(__file__).resolve().parent / "data" / "level_probes_mentions.jsonl",
+]
+
+
+def load() -> list[dict]:
+    """The probes, in file order."""
+    out = []
+    for path in PROBES:
+        with path.open(encoding="utf-8") as fh:
+            out.extend(json.loads(line) for line in fh if line.strip())
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wrong", action="store_true", help="list each probe read wrong")
+    args = parser.parse_args(argv)
+    right: Counter = Counter()
+    total: Counter = Counter()
+    wrong = []
+    for probe in load():
+        key = (probe["class"], probe["kind"])
+        ok, what = run(probe)
+        total[key] += 1
+        right[key] += ok
+        if not ok:
+            wrong.append(f"  {probe['id']} want {probe['level']}, read {what}: {probe['output']}")
+    for key in sorted(total):
+        print(f"{key[0]:<17} {key[1]:<8} {right[key]}/{total[key]}")
+    if args.wrong:
+        print("\n".join(wrong))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
