@@ -110,6 +110,21 @@ def test_markers_after_a_label_still_offer_alternatives(text: str, expected: lis
     assert pairs_of(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a bullet list: the next line's bullet dash is no label dash of this line
+        ("- Left base scarring/atelectasis\n- No pneumothorax",
+         [("/", "Left base scarring", "UL3"), ("/", "atelectasis", "UL3"), ("No", "pneumothorax", "UL1")]),
+        ("- Streaky opacity, probably scarring or atelectasis\n- Heart size normal",
+         # (alternatives under "probably": each one is only possible)
+         [("probably", "scarring", "UL3"), ("probably", "atelectasis", "UL3")]),
+    ],
+)
+def test_a_bullet_on_the_next_line_is_no_label(text: str, expected: list) -> None:
+    assert [p for p in pairs_of(text) if p[2] != "ASSERTED"] == expected
+
+
 def test_a_report_heading_after_a_list_is_no_label_of_it() -> None:
     # a capitalised report heading after a list that lost its full stop is no label of the list
     assert ("or", "Scarring", "UL3") in pairs_of("Scarring or atelectasis IMPRESSION: stable.")

@@ -1827,7 +1827,8 @@ class Engine:
         return groups
 
     # the rest of a label after a marker: a few words on the same line up to a colon or a spaced dash
-    _LABEL_REST = regex.compile(r"[^\n.:;?!()\-]{0,60}?(?::|\s-\s)")
+    # (the dash between blanks of the same line: a bullet that opens the next line is no label dash)
+    _LABEL_REST = regex.compile(r"[^\n.:;?!()\-]{0,60}?(?::|[ \t]-[ \t])")
 
     def _in_label(self, text: str, end: int) -> bool:
         """ "Cough or fever: yes", "Hematology/Lymphatic/Immunology - Palpation: ...": a bare marker
