@@ -143,6 +143,9 @@ def test_a_sentence_at_a_line_start_is_not_a_heading() -> None:
         ("She had pneumonia or a bad chest cold last winter, she says.", "ASSERTED"),
         ("The X-ray shows pneumonia; take one or two tablets daily.", "ASSERTED"),
         ("The X-ray does not show pneumonia or a collapse.", "UL1"),
+        # the reading word itself on the other side of "or" is no alternative finding
+        ("Nothing new seen or pneumonia.", "ASSERTED"),
+        ("Shadows seen or pneumonia on the film.", "ASSERTED"),
     ],
 )
 def test_or_alternative(output: str, level: str) -> None:

@@ -1009,6 +1009,8 @@ def _or_alternative(output: str, start: int, end: int) -> Cue | None:
     m = _OR_AFTER.match(output, end) or _OR_BEFORE.search(output, max(clause, start - 60), start)
     if m is None or _NOT_STATEMENT.search(m.group()):
         return None
+    if not _READING.search(output, clause, min(start, m.start())):
+        return None  # the reading word must stand before the alternatives, not be one ("seen or X")
     return Cue(
         text=m.group("cue"), start=m.start("cue"), end=m.end("cue"), level=Level.UL3,
         rule_id="alt.or", direction=Direction.BACKWARD,
