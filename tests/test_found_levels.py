@@ -75,22 +75,18 @@ def test_conjunct_scope(source: str, output: str, target: str, level: str) -> No
 
 
 @pytest.mark.parametrize(
-    ("output", "level"),
+    "text",
     [
-        ("Pneumonia less likely but cannot be excluded.", "UL3"),
-        ("Pneumonia is unlikely, though it has not been ruled out.", "UL3"),
-        ("Pneumonia is less likely but not entirely excluded.", "UL3"),
-        # the leaning stands alone, or the "but" clause is about something else
-        ("Pneumonia is unlikely.", "HEDGED_ABSENT"),
-        ("Pneumonia is unlikely, but we will repeat the X-ray next week.", "HEDGED_ABSENT"),
+        "Pneumonia less likely but cannot be excluded.",
+        "Pneumonia is unlikely, though it has not been ruled out.",
+        "Pneumonia is unlikely.",
     ],
 )
-def test_but_not_excluded(output: str, level: str) -> None:
-    p = _pair("Pneumonia cannot be excluded.", output, "Pneumonia")
-    assert p.output_level.value == level
-    if level == "UL3":
-        assert p.level_source == "but_not_excluded"
-        assert "exclu" in p.output_cue.text or "ruled out" in p.output_cue.text
+def test_leaning_with_a_contrast_reads_as_the_source_does(text: str) -> None:
+    # an output is read as its source is: scoring a text against itself preserves the pair
+    # ("less likely but cannot be excluded" is read the same way on both sides)
+    (p,) = score(text, text, n_boot=0).pairs
+    assert p.output_level is p.source.level and p.fate == "preserved"
 
 
 @pytest.mark.parametrize(

@@ -829,18 +829,6 @@ _COPULA_HEDGE = regex.compile(
 _NEG_BEFORE = regex.compile(r"(?<![\w'’])(?:not|no|nothing|never|none)[ \t]+(?:[\w'’]+[ \t]+){0,2}$|n['’]t[ \t]+$", regex.V1 | regex.IGNORECASE)
 
 
-#: After a leaning toward absence, a contrasting clause that keeps the finding open: "less likely
-#: but cannot be excluded", "unlikely, though it has not been ruled out", "but not entirely
-#: excluded". Only a few words may stand between (no second finding, no sentence end).
-_BUT_NOT_EXCLUDED = regex.compile(
-    r"[^.;:!?\n]{0,30}?(?<![\w'’])(?:but|though|although|yet)[ \t]+"
-    r"(?P<cue>(?:(?:it|this|that|one)[ \t]+)?(?:(?:cannot|can['’]t|could[ \t]+not|couldn['’]t)[ \t]+(?:yet[ \t]+)?(?:be[ \t]+)?"
-    r"|(?:(?:is|was|has|have)(?:[ \t]+not|n['’]t)[ \t]+(?:yet[ \t]+)?(?:been[ \t]+)?)|not[ \t]+)"
-    r"(?:(?:fully|entirely|completely|totally|definitely|yet)[ \t]+)?(?:excluded|ruled[ \t]+out|exclude[d]?|rule[ \t]+out))",
-    regex.V1 | regex.IGNORECASE,
-)
-
-
 def _copula_hedge(output: str, start: int) -> Cue | None:
     """The hedging linking verb right before a mention ("seems well controlled"), unless a
     negation stands before the verb ("does not seem enlarged" is read by the negation)."""
@@ -1035,14 +1023,6 @@ def _reread(
       alternative marker inside the parentheses decided it.
     """
     ordered, cue_starts = by_cue
-    if level is Level.HEDGED_ABSENT and cue is not None:
-        # "less likely but cannot be excluded": the clause after "but" is the writer's last word
-        after = _BUT_NOT_EXCLUDED.match(output, max(end, cue.end))
-        if after is not None:
-            return Level.UL3, Cue(
-                text=after.group("cue"), start=after.start("cue"), end=after.end("cue"), level=Level.UL3,
-                rule_id="ul3.not_excluded", direction=Direction.BACKWARD,
-            ), "but_not_excluded"  # fmt: skip
     gov = _complement_governor(output, start, by_cue) if level in (Level.ASSERTED, Level.UL1) else None
     # "check that the bone has not broken": a clause to be checked or left undecided is that,
     # whatever polarity it is written in
