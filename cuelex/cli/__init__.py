@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Iterator, Sequence
@@ -238,6 +239,42 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class _AtomicSteps:
+    """Ctrl-C that arrives while one document is being written and counted takes effect once
+    both are done, so "interrupted after N" is exactly what the output holds. Only in the main
+    thread, and only over Python's default handler (a caller's own handler is left alone)."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.pending = False
+        self._previous: Any = None
+
+    def __enter__(self) -> _AtomicSteps:
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.busy:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def done(self) -> None:
+        """End of one step: an interrupt that came during it is raised now."""
+        self.busy = False
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
+
+
 def _progress_bar(enabled: bool) -> Any:
     if not enabled:
         return None
@@ -274,13 +311,16 @@ def cmd_extract(args: argparse.Namespace) -> int:
         else:
             pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_ignore_sigint)
             results = _in_parallel(pool, docs, args.workers)
-        for found in results:
-            if writer is not None:
-                writer.write(found)
-            pairs.extend(found)
-            n += 1
-            if bar is not None:
-                bar.update(1)
+        with _AtomicSteps() as step:
+            for found in results:
+                step.busy = True
+                if writer is not None:
+                    writer.write(found)
+                pairs.extend(found)
+                n += 1
+                step.done()
+                if bar is not None:
+                    bar.update(1)
     except KeyboardInterrupt:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
