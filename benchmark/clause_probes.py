@@ -60,14 +60,15 @@ def run(probe: dict) -> tuple[bool, str]:
     return got == probe["level"], f"{got} at {p.match.text!r} ({p.level_source})"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def report(probes: list[dict], argv: list[str] | None, doc: str, width: int) -> int:
+    """Score ``probes`` and print right/total per (class, kind); ``--wrong`` lists the misses."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--wrong", action="store_true", help="list each probe read wrong")
     args = parser.parse_args(argv)
     right: Counter = Counter()
     total: Counter = Counter()
     wrong = []
-    for probe in load():
+    for probe in probes:
         key = (probe["class"], probe["kind"])
         ok, what = run(probe)
         total[key] += 1
@@ -75,10 +76,14 @@ def main(argv: list[str] | None = None) -> int:
         if not ok:
             wrong.append(f"  {probe['id']} want {probe['level']}, read {what}: {probe['output']}")
     for key in sorted(total):
-        print(f"{key[0]:<11} {key[1]:<8} {right[key]}/{total[key]}")
+        print(f"{key[0]:<{width}} {key[1]:<8} {right[key]}/{total[key]}")
     if args.wrong:
         print("\n".join(wrong))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return report(load(), argv, __doc__, 11)
 
 
 if __name__ == "__main__":

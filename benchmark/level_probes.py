@@ -20,12 +20,10 @@ collapse"); ``control`` probes hold a look-alike that must stay as it is. Scored
 
 from __future__ import annotations
 
-import argparse
 import json
-from collections import Counter
 from pathlib import Path
 
-from clause_probes import run
+from clause_probes import report
 
 #: One file per round, each written before the rules of its round and never edited after.
 PROBES = [
@@ -44,24 +42,7 @@ def load() -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wrong", action="store_true", help="list each probe read wrong")
-    args = parser.parse_args(argv)
-    right: Counter = Counter()
-    total: Counter = Counter()
-    wrong = []
-    for probe in load():
-        key = (probe["class"], probe["kind"])
-        ok, what = run(probe)
-        total[key] += 1
-        right[key] += ok
-        if not ok:
-            wrong.append(f"  {probe['id']} want {probe['level']}, read {what}: {probe['output']}")
-    for key in sorted(total):
-        print(f"{key[0]:<17} {key[1]:<8} {right[key]}/{total[key]}")
-    if args.wrong:
-        print("\n".join(wrong))
-    return 0
+    return report(load(), argv, __doc__, 17)
 
 
 if __name__ == "__main__":
