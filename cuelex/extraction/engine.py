@@ -1887,6 +1887,11 @@ class Engine:
                 break
             if cue is not None and cue.level is Level.HEDGED_ABSENT:
                 break
+            if cue is None and conf.negation_governs_alternatives:
+                neg = self._list_negation(analysis, g)
+                if neg is not None:  # "no signs of A, fluid in or around B, or any C or D"
+                    cue, level, side = neg, Level.UL1, Direction.FORWARD
+                    break
             capped = weaker(level, conf.alternatives_cap)
             if capped is not level or cue is None:
                 modifiers.append(g.rule_id)
@@ -1906,6 +1911,47 @@ class Engine:
                 level = capped
             break
         return cue, level, tuple(modifiers), side
+
+    # what may lie between a negated item and the rest of its list: more items, commas, glosses
+    # in parentheses, markup; no sentence or clause break ("no signs of A, fluid in or around the
+    # lungs, a collapsed lung, or any B"; "no masses in the lungs (lumps or growths)")
+    _LIST_REST = regex.compile(r"[\w\s,()*_'/-]{0,200}")
+
+    def _list_negation(self, analysis: _SentenceAnalysis, g: _AltGroup) -> _CueHit | None:
+        """The negation that governs an alternative group no cue reaches: a negation whose last item
+        before the group's first unreached member is followed by only list items (with a comma, a
+        coordinator or an opening parenthesis) governs the rest of its list ("no signs of A, fluid in or around
+        B, a collapsed lung, or any lumps or growths") and a gloss ("no masses (lumps or
+        growths)"). No verb, subject, cue or terminator between."""
+        negs = [
+            r for r in analysis.reaches
+            if r.cue.level is Level.UL1 and r.side is Direction.FORWARD
+        ]  # fmt: skip
+        # the first member no negation reaches, and the last negated item before it
+        first = next(
+            (a for a, b in g.members if not any(r.start < b and a < r.end for r in negs)), None
+        )
+        if first is None:
+            return None
+        last: _Reach | None = None
+        for r in negs:
+            if r.end <= first and (last is None or r.end > last.end):
+                last = r
+        if last is None:
+            return None
+        between = analysis.text[last.end - analysis.start : first - analysis.start]
+        words = between.lower().split()
+        if not self._LIST_REST.fullmatch(between) or not (
+            "," in between or "(" in between or any(w in self._coord for w in words)
+        ):
+            return None
+        if any(w in self._verbs or w in self._verb_like or w in self._copulas for w in words):
+            return None
+        if any(w in self._subjects for w in words):
+            return None
+        if any(m.kind in (CUE, TERM) for m in self._scan_text(between)):
+            return None
+        return last.cue
 
     _BETWEEN_CUES = regex.compile(r"\s*(?:(?:a|an|the|any)\s+)?")
 

@@ -17,6 +17,13 @@ _NEWLINES = regex.compile(r"\n", regex.V1)
 _WORD = regex.compile(r"\w+", regex.V1)
 _DIGIT_END = regex.compile(r"\d\s*$")  # compiled once (regex.search(str) pays a cache lookup per call)
 _NONE_AFTER_COLON = regex.compile(r"\s*(?:none|negative|absent|nil)\b", regex.V1 | regex.IGNORECASE)
+# a negation written as a label ("No signs of: A, B, or C", "- **Negative for:** ..."): the label
+# governs the list after its colon, so the two are one statement (no header cut)
+_NEGATION_LABEL = regex.compile(
+    r"[^\S\n]*(?:[-*•+][^\S\n]+)?(?:\*\*|__)?[^\S\n]*(?:no|without|negative\s+for|none\s+of|free\s+of)"
+    r"(?:\s+(?:signs?|evidence|findings?)(?:\s+(?:of|for))?)?[^\S\n]*(?:\*\*|__)?[^\S\n]*",
+    regex.V1 | regex.IGNORECASE,
+)
 
 # A "sentence" longer than this (lost line breaks, OCR output, pasted tables) is cut into windows
 # so that per-sentence analysis, which is quadratic in the cues of a sentence, stays linear in
@@ -235,6 +242,8 @@ class SentenceSplitter:
             if 0 < len(words) <= self.rules.header_max_tokens and not _DIGIT_END.search(head):
                 if _NONE_AFTER_COLON.match(text, m.end()):
                     continue  # "Pericardial effusion: None." is one statement
+                if _NEGATION_LABEL.fullmatch(head):
+                    continue  # "No signs of: A, B, or C" is one statement
                 cuts.add(m.end())
 
 
