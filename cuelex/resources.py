@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources as importlib_resources
@@ -114,20 +115,50 @@ def load_resources(
         path = rdir / name
         return validate(model, read_yaml(path), path)
 
+    targets = single("targets.yaml", TargetRules)
     resources = Resources(
-        cues=load_lexicon_files(lex_paths),
+        cues=_with_word_lists(load_lexicon_files(lex_paths), targets),
         pseudo_cues=patterns("pseudo_cues.yaml"),
         terminators=patterns("terminators.yaml"),
         alternatives=patterns("alternatives.yaml"),
         not_alternatives=patterns("not_alternatives.yaml"),
         context=single("context.yaml", ContextRuleFile).rules,
-        targets=single("targets.yaml", TargetRules),
+        targets=targets,
         conflicts=single("conflicts.yaml", ConflictRules),
         sentences=single("sentences.yaml", SentenceRules),
         lexicon_files=tuple(str(p) for p in lex_paths),
     )
     _check_references(resources)
     return resources
+
+
+#: Word lists of rules/targets.yaml a lexicon pattern may name as ``\{name\}`` (escaped braces, so
+#: the pattern is a valid regex as written): each list has one home, and a cue that needs the same
+#: words ("appears \{state_words\}") is derived from it.
+PATTERN_WORD_LISTS = ("state_words",)
+
+
+def _with_word_lists(cues: tuple[CueEntry, ...], targets: TargetRules) -> tuple[CueEntry, ...]:
+    """The cues with each ``\\{name\\}`` of :data:`PATTERN_WORD_LISTS` in their patterns replaced
+    by that list of rules/targets.yaml as alternatives (longest first)."""
+    lists = {
+        "\\{" + name + "\\}": "|".join(
+            re.escape(w) for w in sorted(getattr(targets, name), key=lambda w: (-len(w), w))
+        )
+        for name in PATTERN_WORD_LISTS
+    }
+    out = []
+    for c in cues:
+        pattern = c.pattern
+        for key, alternatives in lists.items():
+            if key in pattern:
+                if not alternatives:
+                    raise ResourceError(
+                        f"lexicon entry {c.id!r}: pattern names {key} but rules/targets.yaml's list is empty"
+                    )
+                pattern = pattern.replace(key, alternatives)
+        out.append(c if pattern == c.pattern else c.model_copy(update={"pattern": pattern}))
+    return tuple(out)
 
 
 def _check_references(res: Resources) -> None:
