@@ -24,6 +24,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ import regex
 from pydantic import BaseModel, ConfigDict
 
 from ..concepts.normalize import expand_abbreviation
+from ..concepts.vocab import DATA_DIR, VocabularyError, tsv_rows
 from ..corpus import InputError, check_text, lone_surrogate, read_documents
 from ..corpus import file_suffixes as _suffixes
 from ..levels import Level
@@ -706,25 +708,78 @@ _AUX = (
 #: A short place phrase between a subject and its verb group: "the swelling IN YOUR LEG has".
 _POSTMOD = r"(?:[ \t]+(?:in|on|around|near|at|of)[ \t]+(?:(?:the|your|his|her|their|a|an|this|that)[ \t]+)?[\w-]+)?"
 _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | regex.IGNORECASE)
-#: Predicates that state a substance, lesion or symptom is there (its presence IS the finding):
-#: "fluid has built up / is collecting / has formed / may be present", and its recurrence: "the
-#: pain has come back / returned". A predicate about something else ("may be from your heart",
-#: "may be getting better", "may need draining", "has not stopped") is not one of them.
-_PRESENCE = (
-    r"(?:buil(?:t|d|ds|ding)[ \t]+up|collect(?:s|ed|ing)?|accumulat(?:e|es|ed|ing)|gather(?:s|ed|ing)?|"
-    r"form(?:s|ed|ing)?|develop(?:s|ed|ing)?|pool(?:s|ed|ing)?|settl(?:e|es|ed|ing)|"
-    r"present|there|show(?:n|ing|s|ed)?[ \t]+up|"
-    r"(?:come|comes|came|coming)[ \t]+back|return(?:s|ed|ing)?|recur(?:s|red|ring)?|reappear(?:s|ed|ing)?|"
-    r"flare[sd]?[ \t]+up|(?:happen(?:s|ed)?|occur(?:s|red)?)[ \t]+again)\b"
-)
-_PRESENCE_PREDICATE = regex.compile(_PRESENCE, regex.V1 | regex.IGNORECASE)
-#: A negation in the verb group of a presence predicate: "the pain hasn't returned", "the
-#: swelling in your leg has not come back", "your symptoms never came back".
-_NEGATED_PRESENCE = regex.compile(
-    rf"{_POSTMOD}[ \t]+(?:(?:has|have|had|is|are|was|were|did|does|do)(?:(?P<neg>n[’']t)|[ \t]+(?P<neg>not))|(?P<neg>never))"
-    rf"(?:[ \t]+{_AUX})*[ \t]+{_PRESENCE}",
-    regex.V1 | regex.IGNORECASE,
-)
+#: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
+OUTPUT_READING_ROLES = ("presence", "naming", "naming_anaphor", "example", "empty_head")
+
+
+@lru_cache(maxsize=1)
+def output_reading() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Role → (pattern, example) rows of ``cuelex/data/output_reading.tsv``: the phrases the scorer
+    reads a found mention's level by (presence predicates, naming, examples), kept as data. A
+    space in a pattern stands for any run of spaces or tabs; a bad row raises ``VocabularyError``
+    naming file and line."""
+    path = DATA_DIR / "output_reading.tsv"
+    rows: dict[str, list[tuple[str, str]]] = {r: [] for r in OUTPUT_READING_ROLES}
+    for n, (role, pattern, example) in tsv_rows(path, ("role", "pattern", "example"), "output reading table"):
+        if role not in rows:
+            raise VocabularyError(f"{path}:{n}: role must be one of {OUTPUT_READING_ROLES}, got {role!r}")
+        if not pattern.strip() or not example.strip():
+            raise VocabularyError(f"{path}:{n}: expected a pattern and an example")
+        pattern = pattern.replace(" ", r"[ \t]+")
+        try:
+            compiled = regex.compile(pattern, regex.V1 | regex.IGNORECASE)
+        except regex.error as e:
+            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} does not compile: {e}") from e
+        if compiled.fullmatch(""):
+            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} matches the empty string")
+        rows[role].append((pattern, example))
+    return {r: tuple(v) for r, v in rows.items()}
+
+
+def _alternation(role: str) -> str:
+    return "(?:" + "|".join(p for p, _ in output_reading()[role]) + ")"
+
+
+@dataclass(frozen=True)
+class _ReadingPatterns:
+    """The compiled patterns of :func:`output_reading`, built once on first use."""
+
+    #: "fluid has built up", "the pain has come back": a presence predicate (its head word at a target)
+    presence: Any
+    #: a negation in the verb group of a presence predicate: "the pain hasn't returned", "the
+    #: swelling in your leg has not come back", "your symptoms never came back"
+    negated_presence: Any
+    #: ", called X", ", which doctors call X", right before the mention
+    naming: Any
+    #: "This is called X", "Doctors call this X" opening the mention's sentence
+    naming_anaphor: Any
+    #: ", such as X", "like X", right before the mention or before the list it ends
+    example: Any
+    #: "nothing", "anything": a head that names no finding
+    empty_head: Any
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> _ReadingPatterns:
+    flags = regex.V1 | regex.IGNORECASE
+    presence = _alternation("presence") + r"\b"
+    article = r"(?:[ \t]+(?:an?|the|any|some))?[ \t]+(?:\*\*|__)?"
+    return _ReadingPatterns(
+        presence=regex.compile(presence, flags),
+        negated_presence=regex.compile(
+            rf"{_POSTMOD}[ \t]+(?:(?:has|have|had|is|are|was|were|did|does|do)(?:(?P<neg>n[’']t)|[ \t]+(?P<neg>not))|(?P<neg>never))"
+            rf"(?:[ \t]+{_AUX})*[ \t]+{presence}",
+            flags,
+        ),
+        naming=regex.compile(rf"(?P<lead>{_alternation('naming')}){article}$", flags),
+        naming_anaphor=regex.compile(
+            rf"[ \t]*(?:[-*•+][ \t]+)?(?P<lead>{_alternation('naming_anaphor')}){article}$", flags
+        ),
+        example=regex.compile(rf"(?P<lead>{_alternation('example')}){article}", flags),
+        empty_head=regex.compile(
+            rf"(?<![\w'’])(?P<head>{_alternation('empty_head')})(?:[ \t]+[\w-]+){{0,3}}[ \t]*,?$", flags
+        ),
+    )
 
 
 def _predicate_pair(
@@ -742,16 +797,16 @@ def _predicate_pair(
         gap = output[q.cue_end : q.target_start]
         if gap and not _VERB_GROUP.fullmatch(output, q.cue_end, q.target_start):
             continue
-        if _PRESENCE_PREDICATE.match(output, q.target_start, q.target_end):
+        if _patterns().presence.match(output, q.target_start, q.target_end):
             return q.level, _as_cue(q), q.target_end
-    neg = _NEGATED_PRESENCE.match(output, end)
+    neg = _patterns().negated_presence.match(output, end)
     return None if neg is None else _negated_presence_within(output, end, neg.end())
 
 
 def _negated_presence_within(output: str, start: int, end: int) -> tuple[Level, Cue, int] | None:
     """(UL1, cue, end) when the match ``start:end`` ends in a negated presence predicate ("the rash
     on your arm never came back"), as a recurrence qualifier matched by its verb does."""
-    neg = _NEGATED_PRESENCE.search(output, start, end)
+    neg = _patterns().negated_presence.search(output, start, end)
     if neg is None or neg.end() != end:
         return None
     cue = Cue(
@@ -1005,6 +1060,136 @@ def _or_alternative(output: str, start: int, end: int) -> Cue | None:
     )  # fmt: skip
 
 
+#: Where a clause ends inside a sentence: a phrase named or exemplified after it belongs to the
+#: clause it ends, not to one before ("no fluid, but your heart is enlarged, called cardiomegaly").
+_NAMED_CLAUSE_BREAK = regex.compile(
+    r"[;:()\n]|\b(?:but|although|though|however|while|whereas|because|unless|except)\b"
+    r"|\b(?:and|or)\b[^,]{0,40}?\b(?:is|are|was|were|has|have|had|looks?|seems?)\b",
+    regex.V1 | regex.IGNORECASE,
+)
+#: A negation before "anything" in its sentence: "did not show anything serious", "no sign of anything".
+_NEG_WORD = regex.compile(r"(?<![\w'’])(?:no|not|never|without)(?![\w'’])|n['’]t\b", regex.V1 | regex.IGNORECASE)
+#: A yes/no question about a finding: an auxiliary and a pronoun subject open the sentence ("Is it
+#: pneumonia?", "Could this be a kidney stone?", "Is there any fluid?", "Do you have chest pain?").
+_YES_NO_LEAD = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:is|are|was|were|could|can|might|may|would|does|do|did|has|have)[ \t]+"
+    r"(?:it|this|that|there|you|he|she|they)(?:[ \t]+(?:be|been|have|has|had|got|get|just))*"
+    r"(?:[ \t]+(?:an?|the|any|some|signs?[ \t]+of))*[ \t]+(?:\*\*|__)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _sentence_start(output: str, start: int) -> int:
+    """Where the sentence (or line) holding ``start`` begins, by its punctuation."""
+    return max(output.rfind(c, 0, start) for c in ".!?\n") + 1
+
+
+def _governing_pair(
+    output: str, lo: int, hi: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The last output pair (not an alternative) whose cue and target lie in ``[lo, hi)`` with no
+    clause break between its target and ``hi``: the statement a later name or example refers to."""
+    ordered, cue_starts = by_cue
+    for q in reversed(ordered[bisect_left(cue_starts, lo) : bisect_left(cue_starts, hi)]):
+        if q.rule_id.startswith("alt.") or q.target_end > hi or q.cue_end > hi:
+            continue
+        if hi - max(q.target_end, q.cue_end) > 120 or _NAMED_CLAUSE_BREAK.search(output, max(q.target_end, q.cue_end), hi):
+            return None
+        return q
+    return None
+
+
+def _named(
+    output: str, start: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> tuple[Level, Cue] | None:
+    """The level of the phrase a mention names: in its own sentence after a comma ("the shadow could
+    mean that part of the lung has collapsed, called atelectasis"), or opening the next sentence
+    ("there may be a clot in your lungs. This is called a pulmonary embolism"): a medical name
+    takes the level of the statement it names, as a parenthetical gloss does. In the second case the
+    last hedged or negated statement of the sentence before, or its hedging linking verb ("your
+    heart looks like it is bigger than normal")."""
+    pats = _patterns()
+    sent = _sentence_start(output, start)
+    if sent == 0 or pats.naming_anaphor.fullmatch(output, sent, start) is None:
+        lead = pats.naming.search(output, max(sent, start - 60), start)
+        if lead is None:
+            return None
+        q = _governing_pair(output, sent, lead.start("lead"), by_cue)
+        return None if q is None else (q.level, _as_cue(q))
+    prev = _sentence_start(output, sent - 1)
+    q = _governing_pair(output, prev, sent, by_cue)
+    if q is not None:
+        return q.level, _as_cue(q)
+    for m in regex.finditer(r"(?<![\w'’])(seems?|appears?|looks?)[ \t]+(?:like|to)\b", output[prev:sent], regex.IGNORECASE):
+        if not _NEG_BEFORE.search(output, max(prev, prev + m.start() - 30), prev + m.start()):
+            cue = Cue(
+                text=m.group(1), start=prev + m.start(1), end=prev + m.end(1), level=Level.UL2,
+                rule_id="ul2.copula_hedge", direction=Direction.FORWARD,
+            )  # fmt: skip
+            return Level.UL2, cue
+    return None
+
+
+def _example_of(
+    output: str, start: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> tuple[Level, Cue] | None:
+    """The level of the head a mention is an example of ("nothing worrying on the X-ray, such as a
+    collapsed lung", "did not show anything serious like pneumonia or fluid", "might be an infection
+    such as pneumonia", "return if you have symptoms such as chest pain"): the head's pair, or a
+    negated head that names no finding ("nothing", "no sign of anything") as a negation."""
+    pats = _patterns()
+    sent = _sentence_start(output, start)
+    lead = None
+    for m in pats.example.finditer(output, max(sent, start - 160), start):
+        lead = m
+    if lead is None:
+        return None
+    between = output[lead.end() : start]
+    if between and not (
+        (_COORD_LAST.search(between) or regex.search(r",[ \t]*$", between))
+        and not _CLAUSE_WORDS.search(between)
+        and not regex.search(r"[.;:!?()\n]", between)
+    ):
+        return None  # only earlier list items of the same example list may stand between
+    q = _governing_pair(output, sent, lead.start("lead"), by_cue)
+    if q is not None and 0 <= lead.start("lead") - q.target_end <= 40:
+        return q.level, _as_cue(q)
+    head = pats.empty_head.search(output, sent, lead.start("lead"))
+    if head is None:
+        return None
+    hs, he = head.span("head")
+    if head.group("head").lower() != "anything":
+        return Level.UL1, Cue(
+            text=head.group("head"), start=hs, end=he, level=Level.UL1, rule_id="lay.nothing",
+            direction=Direction.FORWARD,
+        )  # fmt: skip
+    neg = None
+    for neg in _NEG_WORD.finditer(output, sent, hs):
+        pass
+    if neg is None:
+        return None
+    return Level.UL1, Cue(
+        text=neg.group(), start=neg.start(), end=neg.end(), level=Level.UL1, rule_id="ul1.not",
+        direction=Direction.FORWARD,
+    )  # fmt: skip
+
+
+def _question(output: str, start: int, end: int) -> Cue | None:
+    """The "?" of a yes/no question that asks whether a finding is there ("Is it pneumonia?",
+    "Could this be a kidney stone?", "Do you have chest pain?"): a query (UL5), not a statement. A
+    question about a finding already stated ("Is the pneumonia getting better?") is not one."""
+    sent = _sentence_start(output, start)
+    if not _YES_NO_LEAD.fullmatch(output, sent, start):
+        return None
+    m = regex.compile(r"[^.!?\n]{0,60}?\?").match(output, end)
+    if m is None:
+        return None
+    return Cue(
+        text="?", start=m.end() - 1, end=m.end(), level=Level.UL5, rule_id="ul5.question",
+        direction=Direction.BACKWARD,
+    )  # fmt: skip
+
+
 def _reread(
     output: str,
     start: int,
@@ -1074,6 +1259,15 @@ def _reread(
         copula = _copula_hedge(output, start)
         if copula is not None:
             return Level.UL2, copula, "copula_hedge"
+        named = _named(output, start, by_cue)
+        if named is not None:
+            return named[0], named[1], "naming"
+        example = _example_of(output, start, by_cue)
+        if example is not None:
+            return example[0], example[1], "example"
+        asked = _question(output, start, end)
+        if asked is not None:
+            return Level.UL5, asked, "question"
         conj = _conjunct_of_hedged(output, start, by_cue, gloss=False)
         if conj is not None:
             return conj.level, _as_cue(conj), "conjunct"
