@@ -1,7 +1,8 @@
 """Reading a found mention's level in patient-friendly outputs (issue 11): a medical name given to a
 hedged or negated phrase (", called atelectasis"; "This is called a pulmonary embolism") takes that
 phrase's level; an example takes its head's ("nothing worrying, such as a collapsed lung"); a yes/no
-question whether a finding is there asks (UL5); and the phrase table these readings (and the presence predicates) come from,
+question whether a finding is there asks (UL5); an apposition between dashes is a gloss; single-mark
+emphasis ("*might*", "_possible_") is read through; and the phrase table these readings (and the presence predicates) come from,
 ``cuelex/data/output_reading.tsv``. Examples are written for these tests (the held-out probes are
 benchmark/data/level_probes_lay.jsonl, written before the rules)."""
 
@@ -118,6 +119,42 @@ def test_yes_no_question(source: str, output: str, target: str, level: str) -> N
 
 
 @pytest.mark.parametrize(
+    ("source", "output", "target", "level"),
+    [
+        # an apposition between dashes renames the phrase before it, as a gloss in parentheses
+        ("Possible pleural effusion.", "There might be some fluid — a pleural effusion — near the base of the lung.",
+         "pleural effusion", "UL3"),
+        ("No pleural effusion.", "We found no fluid – no pleural effusion – around your lungs.", "pleural effusion", "UL1"),
+        ("Probable hydrocele.", "You probably have a small fluid sac — a hydrocele.", "hydrocele", "UL2"),
+        # a naming sentence opened after a dash or semicolon
+        ("Probable bursitis.", "The sac over your elbow is probably swollen — doctors call this bursitis.", "bursitis", "UL2"),
+        ("Possible bursitis.", "The sac over your elbow may be swollen; this is called bursitis.", "bursitis", "UL3"),
+        # a clause after the dash, or a plain statement before it, is not an apposition
+        ("Possible pneumonia.", "There was no fever — pneumonia was found on the X-ray.", "pneumonia", "ASSERTED"),
+        ("Possible hydrocele.", "You have a small fluid sac — a hydrocele — that needs no treatment.", "hydrocele", "ASSERTED"),
+    ],
+)
+def test_dash_apposition_and_naming(source: str, output: str, target: str, level: str) -> None:
+    assert scored_pair(source, output, target).output_level.value == level
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target", "level"),
+    [
+        # single-mark emphasis is formatting: the words under it are read
+        ("Possible pneumothorax.", "There *might* be a small *pneumothorax*.", "pneumothorax", "UL3"),
+        ("Possible gout.", "It is _possible_ that you have gout.", "gout", "UL3"),
+        ("Probable sprain.", "This is *most likely* a _sprain_ of the ankle.", "sprain", "UL2"),
+        # emphasis on a plain statement stays a plain statement
+        ("Possible gout.", "You *do* have gout, and it is treatable.", "gout", "ASSERTED"),
+        ("Possible gout.", "It is *definitely* gout.", "gout", "ASSERTED"),
+    ],
+)
+def test_single_emphasis_is_read_through(source: str, output: str, target: str, level: str) -> None:
+    assert scored_pair(source, output, target).output_level.value == level
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Your airways may have become widened, called bronchiectasis.",
@@ -128,6 +165,9 @@ def test_yes_no_question(source: str, output: str, target: str, level: str) -> N
         "It probably isn't heart failure.",
         "The doctors are not yet sure if you have a blood clot in the lung.",
         "A scan will tell us whether a kidney stone is causing your pain.",
+        "There might be some fluid — a pleural effusion — near the base of the lung.",
+        "There *might* be a small *pneumothorax*.",
+        "It is _possible_ that you have gout.",
     ],
 )
 def test_a_text_scored_against_itself_is_preserved(text: str) -> None:

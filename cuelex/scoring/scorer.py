@@ -461,6 +461,7 @@ class _Scorer:
         )
         ordered = sorted(output_pairs, key=lambda q: q.cue_start)
         by_cue = (ordered, [q.cue_start for q in ordered])
+        plain_pairs: list[CueTargetPair] | None = None  # the output read without single emphasis marks
         scored = []
         for p, m in zip(pairs, matches, strict=False):
             # a cue's survey probability speaks for the pair only if the cue decided its level alone
@@ -515,6 +516,13 @@ class _Scorer:
                 level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
                 how = again if again != "span" else how
                 span_end = m.end
+                if level is Level.ASSERTED and cue is None and _EMPHASIS.search(output):
+                    if plain_pairs is None:
+                        plain = _EMPHASIS.sub(lambda e: " " + e.group(2) + " ", output)
+                        plain_pairs = self.engine.extract(plain, sentences=sentences)
+                    under = _emphasised_reading(output, m.start, m.end, plain_pairs)
+                    if under is not None:
+                        level, cue, how = under.level, _as_cue(under), "emphasis"
             if self.choice == "context" and level is Level.ASSERTED and cue is None:
                 body = _heading_body_pair(output, m.start, m.end, by_cue)
                 if body is not None:
@@ -570,6 +578,25 @@ class _Scorer:
                 )
             )
         return scored, output_pairs
+
+
+#: Single-mark markdown emphasis around a word or short phrase ("*might*", "_possible_", "a small
+#: *pneumothorax*"): the extractor's word boundaries do not see through it ("_" is a word character),
+#: so a mention it leaves unread is read again in a copy with the marks blanked (same offsets).
+_EMPHASIS = regex.compile(r"(?<![\w*])([*_])(?=[^\s*_])([^*_\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])", regex.V1)
+
+
+def _emphasised_reading(output: str, start: int, end: int, plain_pairs: list[CueTargetPair]) -> CueTargetPair | None:
+    """The pair of the emphasis-free copy whose target covers a mention the output's own reading left
+    asserted ("There *might* be a small *pneumothorax*", "It is _possible_ that this is gout"), when
+    an emphasis mark stands in its sentence: the mark is formatting, not wording. The source has
+    no pair there either (its reading is the same), so a text scored against itself stays preserved."""
+    for q in plain_pairs:
+        if q.rule_id.startswith("alt.") or not (q.target_start <= start and end <= q.target_end + 1):
+            continue
+        if _EMPHASIS.search(output[q.sentence_start : q.sentence_end]):
+            return q
+    return None
 
 
 #: What a "normal" statement's level says of the general finding it answers: "the lungs look
@@ -763,7 +790,7 @@ class _ReadingPatterns:
 def _patterns() -> _ReadingPatterns:
     flags = regex.V1 | regex.IGNORECASE
     presence = _alternation("presence") + r"\b"
-    article = r"(?:[ \t]+(?:an?|the|any|some))?[ \t]+(?:\*\*|__)?"
+    article = r"(?:[ \t]+(?:an?|the|any|some))?[ \t]+(?:[*_]{1,2})?"
     return _ReadingPatterns(
         presence=regex.compile(presence, flags),
         negated_presence=regex.compile(
@@ -1078,6 +1105,9 @@ _YES_NO_LEAD = regex.compile(
     regex.V1 | regex.IGNORECASE,
 )
 
+#: The rest of a question after its mention, up to its "?".
+_QUESTION_END = regex.compile(r"[^.!?\n]{0,60}?\?", regex.V1)
+
 
 def _sentence_start(output: str, start: int) -> int:
     """Where the sentence (or line) holding ``start`` begins, by its punctuation."""
@@ -1110,6 +1140,11 @@ def _named(
     heart looks like it is bigger than normal")."""
     pats = _patterns()
     sent = _sentence_start(output, start)
+    # "…is probably inflamed — doctors call this cholecystitis": a dash or ";" opens the naming too
+    brk = max(output.rfind(c, sent, start) for c in ";—–")
+    if brk >= sent and pats.naming_anaphor.fullmatch(output, brk + 1, start) is not None:
+        q = _governing_pair(output, sent, brk, by_cue)
+        return None if q is None else (q.level, _as_cue(q))
     if sent == 0 or pats.naming_anaphor.fullmatch(output, sent, start) is None:
         lead = pats.naming.search(output, max(sent, start - 60), start)
         if lead is None:
@@ -1174,6 +1209,34 @@ def _example_of(
     )  # fmt: skip
 
 
+#: An apposition between dashes right before a mention: "a little fluid — a small pleural effusion —".
+_DASH_BEFORE = regex.compile(r"[ \t](?:—|–|--)[ \t]+(?:(?:an?|the|some)[ \t]+)?(?:[*_]{1,2})?$", regex.V1 | regex.IGNORECASE)
+#: After the mention: its own gloss at most, then the closing dash or the sentence's end.
+_DASH_AFTER = regex.compile(r"(?:[*_]{1,2})?[ \t]*(?:\([^()\n]{1,40}\))?[ \t]*(?:—|–|--|[.;!?\n]|$)", regex.V1)
+
+
+def _dash_apposition(
+    output: str, start: int, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The pair a dash apposition renames ("there may be a little fluid — a small pleural effusion —
+    around the lung"): the mention is a gloss set off by dashes instead of parentheses, so it takes
+    the level of the phrase right before the opening dash. Only a bare noun phrase stands between
+    the dashes ("— pneumonia was diagnosed" is a clause of its own)."""
+    dash = _DASH_BEFORE.search(output, max(0, start - 20), start)
+    if dash is None or not _DASH_AFTER.match(output, end):
+        return None
+    open_at = dash.start()
+    ordered, cue_starts = by_cue
+    for q in reversed(ordered[bisect_left(cue_starts, open_at - 200) : bisect_left(cue_starts, open_at)]):
+        if q.rule_id.startswith("alt.") or not (q.sentence_start <= start < q.sentence_end):
+            continue
+        between = output[q.target_end : open_at]
+        if q.target_end <= open_at and len(between) <= 40 and not regex.search(r"[.;:!?,()—–]", between):
+            return q
+        return None
+    return None
+
+
 def _question(output: str, start: int, end: int) -> Cue | None:
     """The "?" of a yes/no question that asks whether a finding is there ("Is it pneumonia?",
     "Could this be a kidney stone?", "Do you have chest pain?"): a query (UL5), not a statement. A
@@ -1181,7 +1244,7 @@ def _question(output: str, start: int, end: int) -> Cue | None:
     sent = _sentence_start(output, start)
     if not _YES_NO_LEAD.fullmatch(output, sent, start):
         return None
-    m = regex.compile(r"[^.!?\n]{0,60}?\?").match(output, end)
+    m = _QUESTION_END.match(output, end)
     if m is None:
         return None
     return Cue(
@@ -1262,6 +1325,9 @@ def _reread(
         named = _named(output, start, by_cue)
         if named is not None:
             return named[0], named[1], "naming"
+        apposed = _dash_apposition(output, start, end, by_cue)
+        if apposed is not None:
+            return apposed.level, _as_cue(apposed), "gloss"
         example = _example_of(output, start, by_cue)
         if example is not None:
             return example[0], example[1], "example"
