@@ -110,6 +110,10 @@ def test_example_takes_the_head_level(source: str, output: str, target: str, lev
         ("Possible gout.", "Is it gout? A blood test will help.", "gout", "UL5"),
         ("Possible pneumonia.", "Could this be pneumonia or just a cold? We will check.", "pneumonia", "UL5"),
         ("No chest pain.", "Do you have chest pain? Tell the nurse.", "chest pain", "UL5"),
+        # a question answered right after it: the answer is the level
+        ("Possible pneumonia.", "**Is it pneumonia?** No. The X-ray looks clear.", "pneumonia", "UL1"),
+        ("Possible pneumonia.", "Is it pneumonia?\n- Probably not, but we will check again.", "pneumonia", "HEDGED_ABSENT"),
+        ("Possible gout.", "Is it gout? Yes, it is gout.", "gout", "ASSERTED"),
         # a statement, with a question about something else
         ("Possible gout.", "It is gout. Is it painful?", "gout", "ASSERTED"),
     ],
@@ -162,6 +166,7 @@ def test_single_emphasis_is_read_through(source: str, output: str, target: str, 
         "Nothing worrying was seen, such as a pneumothorax.",
         "The scan did not find anything abnormal like a pleural effusion or a fracture.",
         "Is it gout? A blood test will help.",
+        "**Is it pneumonia?** No. The X-ray looks clear.",
         "It probably isn't heart failure.",
         "The doctors are not yet sure if you have a blood clot in the lung.",
         "A scan will tell us whether a kidney stone is causing your pain.",

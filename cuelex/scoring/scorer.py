@@ -1099,7 +1099,7 @@ _NEG_WORD = regex.compile(r"(?<![\w'’])(?:no|not|never|without)(?![\w'’])|n[
 #: A yes/no question about a finding: an auxiliary and a pronoun subject open the sentence ("Is it
 #: pneumonia?", "Could this be a kidney stone?", "Is there any fluid?", "Do you have chest pain?").
 _YES_NO_LEAD = regex.compile(
-    r"[ \t]*(?:[-*•+][ \t]+)?(?:is|are|was|were|could|can|might|may|would|does|do|did|has|have)[ \t]+"
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?(?:is|are|was|were|could|can|might|may|would|does|do|did|has|have)[ \t]+"
     r"(?:it|this|that|there|you|he|she|they)(?:[ \t]+(?:be|been|have|has|had|got|get|just))*"
     r"(?:[ \t]+(?:an?|the|any|some|signs?[ \t]+of))*[ \t]+(?:\*\*|__)?$",
     regex.V1 | regex.IGNORECASE,
@@ -1107,6 +1107,17 @@ _YES_NO_LEAD = regex.compile(
 
 #: The rest of a question after its mention, up to its "?".
 _QUESTION_END = regex.compile(r"[^.!?\n]{0,60}?\?", regex.V1)
+#: The answer word that may follow a yes/no question, and the level it gives the finding asked about.
+_ANSWER_LEVELS = {
+    "no": Level.UL1, "not": Level.UL1, "probably not": Level.HEDGED_ABSENT,
+    "unlikely": Level.HEDGED_ABSENT, "probably": Level.UL2, "likely": Level.UL2,
+    "possibly": Level.UL3, "maybe": Level.UL3, "perhaps": Level.UL3, "yes": Level.ASSERTED,
+}  # fmt: skip
+_ANSWER = regex.compile(
+    r"(?:[ \t]*(?:\*\*|__))?[ \t]*(?:\n[ \t]*)?(?:[-*•+][ \t]+)?(?:\*\*|__)?[ \t]*"
+    r"(?P<word>probably[ \t]+not|no|not|unlikely|probably|likely|possibly|maybe|perhaps|yes)\b",
+    regex.V1 | regex.IGNORECASE,
+)
 
 
 def _sentence_start(output: str, start: int) -> int:
@@ -1237,17 +1248,30 @@ def _dash_apposition(
     return None
 
 
-def _question(output: str, start: int, end: int) -> Cue | None:
-    """The "?" of a yes/no question that asks whether a finding is there ("Is it pneumonia?",
-    "Could this be a kidney stone?", "Do you have chest pain?"): a query (UL5), not a statement. A
-    question about a finding already stated ("Is the pneumonia getting better?") is not one."""
+def _question(output: str, start: int, end: int) -> tuple[Level, Cue] | None:
+    """The level a yes/no question gives the finding it asks about ("Is it pneumonia?", "Could this
+    be a kidney stone?", "Do you have chest pain?"): a query (UL5), not a statement — unless the
+    text answers it right after the "?" (a question-and-answer layout: "Is it pneumonia? **No** —
+    …"), when the answer's word is the level. A question about a finding already stated ("Is the
+    pneumonia getting better?") is not one."""
     sent = _sentence_start(output, start)
     if not _YES_NO_LEAD.fullmatch(output, sent, start):
         return None
     m = _QUESTION_END.match(output, end)
     if m is None:
         return None
-    return Cue(
+    answer = _ANSWER.match(output, m.end())
+    if answer is not None:
+        word = answer.group("word")
+        level = _ANSWER_LEVELS[regex.sub(r"\s+", " ", word.lower())]
+        if level is Level.ASSERTED:
+            return None  # "Yes." states it: the span's own reading stands
+        cue = Cue(
+            text=word, start=answer.start("word"), end=answer.end("word"), level=level,
+            rule_id="lay.answer", direction=Direction.BACKWARD,
+        )  # fmt: skip
+        return level, cue
+    return Level.UL5, Cue(
         text="?", start=m.end() - 1, end=m.end(), level=Level.UL5, rule_id="ul5.question",
         direction=Direction.BACKWARD,
     )  # fmt: skip
@@ -1333,7 +1357,7 @@ def _reread(
             return example[0], example[1], "example"
         asked = _question(output, start, end)
         if asked is not None:
-            return Level.UL5, asked, "question"
+            return asked[0], asked[1], "question"
         conj = _conjunct_of_hedged(output, start, by_cue, gloss=False)
         if conj is not None:
             return conj.level, _as_cue(conj), "conjunct"
