@@ -14,7 +14,20 @@ last word stands ("less likely but cannot be excluded"). ``change`` probes state
 guidelines give; a second round (``level_probes_mentions.jsonl``): ``heading-body`` — a
 problem-list heading whose body line carries the level ("**Ankle sprain** / exam c/w sprain");
 ``or-alternative`` — findings offered as alternatives after a reporting verb ("shows scarring or
-collapse"); ``control`` probes hold a look-alike that must stay as it is. Scored as
+collapse"); ``control`` probes hold a look-alike that must stay as it is. A third round (``level_probes_lay.jsonl``,
+patient-friendly revisions under the guarded prompt): ``lay-chance`` ("there is a chance that"),
+``not-certain`` ("it is not certain whether", "we can't say for sure whether": UL4),
+``make-sure`` ("wants to make sure it is not", "to be safe we will check for": UL5),
+``could-mean`` ("this could mean", "may be a sign of"), ``not-look-like`` ("doesn't look like":
+hedged absence), ``conditional`` ("come back if you have chest pain": UL5), ``list-scope`` (a hedge
+over a list), ``carried-hedge`` (a hedge in the sentence before, carried by "this is called X"),
+``reassurance`` ("nothing worrying such as X": UL1), ``question`` ("Is it X?": UL5). A fourth
+round (``level_probes_lay2.jsonl``, written after the third round's rules and before its own):
+``dash-aside`` ("a hazy area — possibly pneumonia —"), ``relative-gloss`` (a gloss after a
+relative clause: "areas where the lung has partly collapsed (atelectasis)"), ``emphasis``
+(markdown around a cue or mention: "*might*", "_possible_"), ``still-possible`` ("is still a
+possibility", "has not been fully ruled out"), ``watch-for`` ("keep an eye out for"),
+``what-looks-like`` ("what looks like a granuloma", "something that could be a nodule"). Scored as
 :mod:`clause_probes` scores its probes (``cuelex.score`` defaults).
 """
 
@@ -29,6 +42,8 @@ from clause_probes import report
 PROBES = [
     Path(__file__).resolve().parent / "data" / "level_probes.jsonl",
     Path(__file__).resolve().parent / "data" / "level_probes_mentions.jsonl",
+    Path(__file__).resolve().parent / "data" / "level_probes_lay.jsonl",
+    Path(__file__).resolve().parent / "data" / "level_probes_lay2.jsonl",
 ]
 
 

@@ -9,15 +9,7 @@ tests (the held-out probes are benchmark/data/clause_probes.jsonl)."""
 from __future__ import annotations
 
 import pytest
-
-from cuelex.scoring import score
-
-
-def _pair(source: str, output: str, target: str):
-    r = score(source, output, n_boot=0)
-    (p,) = [p for p in r.pairs if p.source.target_text == target]
-    assert p.retained, (target, output)
-    return p
+from _helpers import scored_pair
 
 
 @pytest.mark.parametrize(
@@ -42,7 +34,7 @@ def _pair(source: str, output: str, target: str):
     ],
 )
 def test_complement_clause_level(source: str, output: str, target: str, level: str) -> None:
-    assert _pair(source, output, target).output_level.value == level
+    assert scored_pair(source, output, target).output_level.value == level
 
 
 @pytest.mark.parametrize(
@@ -59,7 +51,7 @@ def test_complement_clause_level(source: str, output: str, target: str, level: s
     ],
 )
 def test_hedge_in_presence_predicate(source: str, output: str, target: str, level: str, span: str) -> None:
-    p = _pair(source, output, target)
+    p = scored_pair(source, output, target)
     assert (p.output_level.value, p.level_source, p.match.text) == (level, "predicate", span)
     assert output[p.match.start : p.match.end] == p.match.text
 
@@ -78,12 +70,12 @@ def test_hedge_in_presence_predicate(source: str, output: str, target: str, leve
     ],
 )
 def test_presence_predicate_controls(source: str, output: str, target: str) -> None:
-    assert _pair(source, output, target).output_level.value == "ASSERTED"
+    assert scored_pair(source, output, target).output_level.value == "ASSERTED"
 
 
 def test_negated_list_still_reaches_its_last_item() -> None:
     # the ", and" rule needs a verb of the item's own: a plain list keeps its negation
-    p = _pair("No pleural effusion or pneumothorax.",
+    p = scored_pair("No pleural effusion or pneumothorax.",
               "There is no fluid around the lungs, and no collapsed lung.", "pneumothorax")
     assert p.output_level.value == "UL1"
 
@@ -102,7 +94,7 @@ def test_negated_list_still_reaches_its_last_item() -> None:
     ],
 )
 def test_negated_presence_predicate(source: str, output: str, target: str, span: str) -> None:
-    p = _pair(source, output, target)
+    p = scored_pair(source, output, target)
     # a recurrence qualifier matched by its verb ("recurrent" ~ "have not come back") already spans
     # the predicate, so the negation is read inside the match; otherwise the predicate reader does
     assert (p.output_level.value, p.match.text) == ("UL1", span)
@@ -121,4 +113,4 @@ def test_negated_presence_predicate(source: str, output: str, target: str, span:
     ],
 )
 def test_negated_presence_controls(source: str, output: str, target: str, level: str) -> None:
-    assert _pair(source, output, target).output_level.value == level
+    assert scored_pair(source, output, target).output_level.value == level

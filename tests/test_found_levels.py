@@ -9,15 +9,9 @@ of the same finding, and alternatives around an "or" in a clause that reads an i
 from __future__ import annotations
 
 import pytest
+from _helpers import scored_pair
 
 from cuelex.scoring import score
-
-
-def _pair(source: str, output: str, target: str):
-    r = score(source, output, n_boot=0)
-    (p,) = [p for p in r.pairs if p.source.target_text == target]
-    assert p.retained, (target, output)
-    return p
 
 
 @pytest.mark.parametrize(
@@ -35,7 +29,7 @@ def _pair(source: str, output: str, target: str):
     ],
 )
 def test_copula_hedge(source: str, output: str, target: str, level: str) -> None:
-    assert _pair(source, output, target).output_level.value == level
+    assert scored_pair(source, output, target).output_level.value == level
 
 
 @pytest.mark.parametrize(
@@ -43,7 +37,7 @@ def test_copula_hedge(source: str, output: str, target: str, level: str) -> None
 )
 def test_negated_copula_is_not_a_hedge(output: str) -> None:
     # a negation before the linking verb is not a probable reading; the rule leaves it alone
-    p = _pair("Reflux: this appears to be well controlled.", output, "well controlled")
+    p = scored_pair("Reflux: this appears to be well controlled.", output, "well controlled")
     assert p.level_source != "copula_hedge"
     assert p.output_level.value != "UL2"
 
@@ -71,7 +65,7 @@ def test_negated_copula_is_not_a_hedge(output: str) -> None:
     ],
 )
 def test_conjunct_scope(source: str, output: str, target: str, level: str) -> None:
-    assert _pair(source, output, target).output_level.value == level
+    assert scored_pair(source, output, target).output_level.value == level
 
 
 @pytest.mark.parametrize(
@@ -100,7 +94,7 @@ def test_leaning_with_a_contrast_reads_as_the_source_does(text: str) -> None:
     ],
 )
 def test_heading_takes_the_level_of_its_body(source: str, output: str, target: str, level: str, body: str) -> None:
-    p = _pair(source, output, target)
+    p = scored_pair(source, output, target)
     assert (p.output_level.value, p.level_source, p.match.text) == (level, "heading_body", body)
     # the heading stays an occurrence of its own: recorded, and the pair flagged ambiguous
     assert len(p.match.candidates) == 2 and p.level_ambiguous
@@ -117,7 +111,7 @@ def test_heading_takes_the_level_of_its_body(source: str, output: str, target: s
     ],
 )
 def test_heading_without_a_body_statement_stays_asserted(source: str, output: str, target: str) -> None:
-    p = _pair(source, output, target)
+    p = scored_pair(source, output, target)
     assert p.output_level.value == "ASSERTED" and p.level_source != "heading_body"
 
 
@@ -145,7 +139,7 @@ def test_a_sentence_at_a_line_start_is_not_a_heading() -> None:
     ],
 )
 def test_or_alternative(output: str, level: str) -> None:
-    p = _pair("Possible pneumonia.", output, "pneumonia")
+    p = scored_pair("Possible pneumonia.", output, "pneumonia")
     assert p.output_level.value == level
     if level == "UL3":
         assert p.output_cue.text == "or"

@@ -24,6 +24,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ import regex
 from pydantic import BaseModel, ConfigDict
 
 from ..concepts.normalize import expand_abbreviation
+from ..concepts.vocab import DATA_DIR, VocabularyError, tsv_rows
 from ..corpus import InputError, check_text, lone_surrogate, read_documents
 from ..corpus import file_suffixes as _suffixes
 from ..levels import Level
@@ -459,6 +461,7 @@ class _Scorer:
         )
         ordered = sorted(output_pairs, key=lambda q: q.cue_start)
         by_cue = (ordered, [q.cue_start for q in ordered])
+        plain_pairs: list[CueTargetPair] | None = None  # the output read without single emphasis marks
         scored = []
         for p, m in zip(pairs, matches, strict=False):
             # a cue's survey probability speaks for the pair only if the cue decided its level alone
@@ -513,6 +516,13 @@ class _Scorer:
                 level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
                 how = again if again != "span" else how
                 span_end = m.end
+                if level is Level.ASSERTED and cue is None and _EMPHASIS.search(output):
+                    if plain_pairs is None:
+                        plain = _EMPHASIS.sub(lambda e: " " + e.group(2) + " ", output)
+                        plain_pairs = self.engine.extract(plain, sentences=sentences)
+                    under = _emphasised_reading(output, m.start, m.end, plain_pairs)
+                    if under is not None:
+                        level, cue, how = under.level, _as_cue(under), "emphasis"
             if self.choice == "context" and level is Level.ASSERTED and cue is None:
                 body = _heading_body_pair(output, m.start, m.end, by_cue)
                 if body is not None:
@@ -568,6 +578,25 @@ class _Scorer:
                 )
             )
         return scored, output_pairs
+
+
+#: Single-mark markdown emphasis around a word or short phrase ("*might*", "_possible_", "a small
+#: *pneumothorax*"): the extractor's word boundaries do not see through it ("_" is a word character),
+#: so a mention it leaves unread is read again in a copy with the marks blanked (same offsets).
+_EMPHASIS = regex.compile(r"(?<![\w*])([*_])(?=[^\s*_])([^*_\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])", regex.V1)
+
+
+def _emphasised_reading(output: str, start: int, end: int, plain_pairs: list[CueTargetPair]) -> CueTargetPair | None:
+    """The pair of the emphasis-free copy whose target covers a mention the output's own reading left
+    asserted ("There *might* be a small *pneumothorax*", "It is _possible_ that this is gout"), when
+    an emphasis mark stands in its sentence: the mark is formatting, not wording. The source has
+    no pair there either (its reading is the same), so a text scored against itself stays preserved."""
+    for q in plain_pairs:
+        if q.rule_id.startswith("alt.") or not (q.target_start <= start and end <= q.target_end + 1):
+            continue
+        if _EMPHASIS.search(output[q.sentence_start : q.sentence_end]):
+            return q
+    return None
 
 
 #: What a "normal" statement's level says of the general finding it answers: "the lungs look
@@ -706,25 +735,78 @@ _AUX = (
 #: A short place phrase between a subject and its verb group: "the swelling IN YOUR LEG has".
 _POSTMOD = r"(?:[ \t]+(?:in|on|around|near|at|of)[ \t]+(?:(?:the|your|his|her|their|a|an|this|that)[ \t]+)?[\w-]+)?"
 _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | regex.IGNORECASE)
-#: Predicates that state a substance, lesion or symptom is there (its presence IS the finding):
-#: "fluid has built up / is collecting / has formed / may be present", and its recurrence: "the
-#: pain has come back / returned". A predicate about something else ("may be from your heart",
-#: "may be getting better", "may need draining", "has not stopped") is not one of them.
-_PRESENCE = (
-    r"(?:buil(?:t|d|ds|ding)[ \t]+up|collect(?:s|ed|ing)?|accumulat(?:e|es|ed|ing)|gather(?:s|ed|ing)?|"
-    r"form(?:s|ed|ing)?|develop(?:s|ed|ing)?|pool(?:s|ed|ing)?|settl(?:e|es|ed|ing)|"
-    r"present|there|show(?:n|ing|s|ed)?[ \t]+up|"
-    r"(?:come|comes|came|coming)[ \t]+back|return(?:s|ed|ing)?|recur(?:s|red|ring)?|reappear(?:s|ed|ing)?|"
-    r"flare[sd]?[ \t]+up|(?:happen(?:s|ed)?|occur(?:s|red)?)[ \t]+again)\b"
-)
-_PRESENCE_PREDICATE = regex.compile(_PRESENCE, regex.V1 | regex.IGNORECASE)
-#: A negation in the verb group of a presence predicate: "the pain hasn't returned", "the
-#: swelling in your leg has not come back", "your symptoms never came back".
-_NEGATED_PRESENCE = regex.compile(
-    rf"{_POSTMOD}[ \t]+(?:(?:has|have|had|is|are|was|were|did|does|do)(?:(?P<neg>n[’']t)|[ \t]+(?P<neg>not))|(?P<neg>never))"
-    rf"(?:[ \t]+{_AUX})*[ \t]+{_PRESENCE}",
-    regex.V1 | regex.IGNORECASE,
-)
+#: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
+OUTPUT_READING_ROLES = ("presence", "naming", "naming_anaphor", "example", "empty_head")
+
+
+@lru_cache(maxsize=1)
+def output_reading() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Role → (pattern, example) rows of ``cuelex/data/output_reading.tsv``: the phrases the scorer
+    reads a found mention's level by (presence predicates, naming, examples), kept as data. A
+    space in a pattern stands for any run of spaces or tabs; a bad row raises ``VocabularyError``
+    naming file and line."""
+    path = DATA_DIR / "output_reading.tsv"
+    rows: dict[str, list[tuple[str, str]]] = {r: [] for r in OUTPUT_READING_ROLES}
+    for n, (role, pattern, example) in tsv_rows(path, ("role", "pattern", "example"), "output reading table"):
+        if role not in rows:
+            raise VocabularyError(f"{path}:{n}: role must be one of {OUTPUT_READING_ROLES}, got {role!r}")
+        if not pattern.strip() or not example.strip():
+            raise VocabularyError(f"{path}:{n}: expected a pattern and an example")
+        pattern = pattern.replace(" ", r"[ \t]+")
+        try:
+            compiled = regex.compile(pattern, regex.V1 | regex.IGNORECASE)
+        except regex.error as e:
+            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} does not compile: {e}") from e
+        if compiled.fullmatch(""):
+            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} matches the empty string")
+        rows[role].append((pattern, example))
+    return {r: tuple(v) for r, v in rows.items()}
+
+
+def _alternation(role: str) -> str:
+    return "(?:" + "|".join(p for p, _ in output_reading()[role]) + ")"
+
+
+@dataclass(frozen=True)
+class _ReadingPatterns:
+    """The compiled patterns of :func:`output_reading`, built once on first use."""
+
+    #: "fluid has built up", "the pain has come back": a presence predicate (its head word at a target)
+    presence: Any
+    #: a negation in the verb group of a presence predicate: "the pain hasn't returned", "the
+    #: swelling in your leg has not come back", "your symptoms never came back"
+    negated_presence: Any
+    #: ", called X", ", which doctors call X", right before the mention
+    naming: Any
+    #: "This is called X", "Doctors call this X" opening the mention's sentence
+    naming_anaphor: Any
+    #: ", such as X", "like X", right before the mention or before the list it ends
+    example: Any
+    #: "nothing", "anything": a head that names no finding
+    empty_head: Any
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> _ReadingPatterns:
+    flags = regex.V1 | regex.IGNORECASE
+    presence = _alternation("presence") + r"\b"
+    article = r"(?:[ \t]+(?:an?|the|any|some))?[ \t]+(?:[*_]{1,2})?"
+    return _ReadingPatterns(
+        presence=regex.compile(presence, flags),
+        negated_presence=regex.compile(
+            rf"{_POSTMOD}[ \t]+(?:(?:has|have|had|is|are|was|were|did|does|do)(?:(?P<neg>n[’']t)|[ \t]+(?P<neg>not))|(?P<neg>never))"
+            rf"(?:[ \t]+{_AUX})*[ \t]+{presence}",
+            flags,
+        ),
+        naming=regex.compile(rf"(?P<lead>{_alternation('naming')}){article}$", flags),
+        naming_anaphor=regex.compile(
+            rf"[ \t]*(?:[-*•+][ \t]+)?(?P<lead>{_alternation('naming_anaphor')}){article}$", flags
+        ),
+        example=regex.compile(rf"(?P<lead>{_alternation('example')}){article}", flags),
+        empty_head=regex.compile(
+            rf"(?<![\w'’])(?P<head>{_alternation('empty_head')})(?:[ \t]+[\w-]+){{0,3}}[ \t]*,?$", flags
+        ),
+    )
 
 
 def _predicate_pair(
@@ -742,16 +824,16 @@ def _predicate_pair(
         gap = output[q.cue_end : q.target_start]
         if gap and not _VERB_GROUP.fullmatch(output, q.cue_end, q.target_start):
             continue
-        if _PRESENCE_PREDICATE.match(output, q.target_start, q.target_end):
+        if _patterns().presence.match(output, q.target_start, q.target_end):
             return q.level, _as_cue(q), q.target_end
-    neg = _NEGATED_PRESENCE.match(output, end)
+    neg = _patterns().negated_presence.match(output, end)
     return None if neg is None else _negated_presence_within(output, end, neg.end())
 
 
 def _negated_presence_within(output: str, start: int, end: int) -> tuple[Level, Cue, int] | None:
     """(UL1, cue, end) when the match ``start:end`` ends in a negated presence predicate ("the rash
     on your arm never came back"), as a recurrence qualifier matched by its verb does."""
-    neg = _NEGATED_PRESENCE.search(output, start, end)
+    neg = _patterns().negated_presence.search(output, start, end)
     if neg is None or neg.end() != end:
         return None
     cue = Cue(
@@ -1005,6 +1087,196 @@ def _or_alternative(output: str, start: int, end: int) -> Cue | None:
     )  # fmt: skip
 
 
+#: Where a clause ends inside a sentence: a phrase named or exemplified after it belongs to the
+#: clause it ends, not to one before ("no fluid, but your heart is enlarged, called cardiomegaly").
+_NAMED_CLAUSE_BREAK = regex.compile(
+    r"[;:()\n]|\b(?:but|although|though|however|while|whereas|because|unless|except)\b"
+    r"|\b(?:and|or)\b[^,]{0,40}?\b(?:is|are|was|were|has|have|had|looks?|seems?)\b",
+    regex.V1 | regex.IGNORECASE,
+)
+#: A negation before "anything" in its sentence: "did not show anything serious", "no sign of anything".
+_NEG_WORD = regex.compile(r"(?<![\w'’])(?:no|not|never|without)(?![\w'’])|n['’]t\b", regex.V1 | regex.IGNORECASE)
+#: A yes/no question about a finding: an auxiliary and a pronoun subject open the sentence ("Is it
+#: pneumonia?", "Could this be a kidney stone?", "Is there any fluid?", "Do you have chest pain?").
+_YES_NO_LEAD = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?(?:is|are|was|were|could|can|might|may|would|does|do|did|has|have)[ \t]+"
+    r"(?:it|this|that|there|you|he|she|they)(?:[ \t]+(?:be|been|have|has|had|got|get|just))*"
+    r"(?:[ \t]+(?:an?|the|any|some|signs?[ \t]+of))*[ \t]+(?:\*\*|__)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+
+#: The rest of a question after its mention, up to its "?".
+_QUESTION_END = regex.compile(r"[^.!?\n]{0,60}?\?", regex.V1)
+#: The answer word that may follow a yes/no question, and the level it gives the finding asked about.
+_ANSWER_LEVELS = {
+    "no": Level.UL1, "not": Level.UL1, "probably not": Level.HEDGED_ABSENT,
+    "unlikely": Level.HEDGED_ABSENT, "probably": Level.UL2, "likely": Level.UL2,
+    "possibly": Level.UL3, "maybe": Level.UL3, "perhaps": Level.UL3, "yes": Level.ASSERTED,
+}  # fmt: skip
+_ANSWER = regex.compile(
+    r"(?:[ \t]*(?:\*\*|__))?[ \t]*(?:\n[ \t]*)?(?:[-*•+][ \t]+)?(?:\*\*|__)?[ \t]*"
+    r"(?P<word>probably[ \t]+not|no|not|unlikely|probably|likely|possibly|maybe|perhaps|yes)\b",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _sentence_start(output: str, start: int) -> int:
+    """Where the sentence (or line) holding ``start`` begins, by its punctuation."""
+    return max(output.rfind(c, 0, start) for c in ".!?\n") + 1
+
+
+def _governing_pair(
+    output: str, lo: int, hi: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The last output pair (not an alternative) whose cue and target lie in ``[lo, hi)`` with no
+    clause break between its target and ``hi``: the statement a later name or example refers to."""
+    ordered, cue_starts = by_cue
+    for q in reversed(ordered[bisect_left(cue_starts, lo) : bisect_left(cue_starts, hi)]):
+        if q.rule_id.startswith("alt.") or q.target_end > hi or q.cue_end > hi:
+            continue
+        if hi - max(q.target_end, q.cue_end) > 120 or _NAMED_CLAUSE_BREAK.search(output, max(q.target_end, q.cue_end), hi):
+            return None
+        return q
+    return None
+
+
+def _named(
+    output: str, start: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> tuple[Level, Cue] | None:
+    """The level of the phrase a mention names: in its own sentence after a comma ("the shadow could
+    mean that part of the lung has collapsed, called atelectasis"), or opening the next sentence
+    ("there may be a clot in your lungs. This is called a pulmonary embolism"): a medical name
+    takes the level of the statement it names, as a parenthetical gloss does. In the second case the
+    last hedged or negated statement of the sentence before, or its hedging linking verb ("your
+    heart looks like it is bigger than normal")."""
+    pats = _patterns()
+    sent = _sentence_start(output, start)
+    # "…is probably inflamed — doctors call this cholecystitis": a dash or ";" opens the naming too
+    brk = max(output.rfind(c, sent, start) for c in ";—–")
+    if brk >= sent and pats.naming_anaphor.fullmatch(output, brk + 1, start) is not None:
+        q = _governing_pair(output, sent, brk, by_cue)
+        return None if q is None else (q.level, _as_cue(q))
+    if sent == 0 or pats.naming_anaphor.fullmatch(output, sent, start) is None:
+        lead = pats.naming.search(output, max(sent, start - 60), start)
+        if lead is None:
+            return None
+        q = _governing_pair(output, sent, lead.start("lead"), by_cue)
+        return None if q is None else (q.level, _as_cue(q))
+    prev = _sentence_start(output, sent - 1)
+    q = _governing_pair(output, prev, sent, by_cue)
+    if q is not None:
+        return q.level, _as_cue(q)
+    for m in regex.finditer(r"(?<![\w'’])(seems?|appears?|looks?)[ \t]+(?:like|to)\b", output[prev:sent], regex.IGNORECASE):
+        if not _NEG_BEFORE.search(output, max(prev, prev + m.start() - 30), prev + m.start()):
+            cue = Cue(
+                text=m.group(1), start=prev + m.start(1), end=prev + m.end(1), level=Level.UL2,
+                rule_id="ul2.copula_hedge", direction=Direction.FORWARD,
+            )  # fmt: skip
+            return Level.UL2, cue
+    return None
+
+
+def _example_of(
+    output: str, start: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> tuple[Level, Cue] | None:
+    """The level of the head a mention is an example of ("nothing worrying on the X-ray, such as a
+    collapsed lung", "did not show anything serious like pneumonia or fluid", "might be an infection
+    such as pneumonia", "return if you have symptoms such as chest pain"): the head's pair, or a
+    negated head that names no finding ("nothing", "no sign of anything") as a negation."""
+    pats = _patterns()
+    sent = _sentence_start(output, start)
+    lead = None
+    for m in pats.example.finditer(output, max(sent, start - 160), start):
+        lead = m
+    if lead is None:
+        return None
+    between = output[lead.end() : start]
+    if between and not (
+        (_COORD_LAST.search(between) or regex.search(r",[ \t]*$", between))
+        and not _CLAUSE_WORDS.search(between)
+        and not regex.search(r"[.;:!?()\n]", between)
+    ):
+        return None  # only earlier list items of the same example list may stand between
+    q = _governing_pair(output, sent, lead.start("lead"), by_cue)
+    if q is not None and 0 <= lead.start("lead") - q.target_end <= 40:
+        return q.level, _as_cue(q)
+    head = pats.empty_head.search(output, sent, lead.start("lead"))
+    if head is None:
+        return None
+    hs, he = head.span("head")
+    if head.group("head").lower() != "anything":
+        return Level.UL1, Cue(
+            text=head.group("head"), start=hs, end=he, level=Level.UL1, rule_id="lay.nothing",
+            direction=Direction.FORWARD,
+        )  # fmt: skip
+    neg = None
+    for neg in _NEG_WORD.finditer(output, sent, hs):
+        pass
+    if neg is None:
+        return None
+    return Level.UL1, Cue(
+        text=neg.group(), start=neg.start(), end=neg.end(), level=Level.UL1, rule_id="ul1.not",
+        direction=Direction.FORWARD,
+    )  # fmt: skip
+
+
+#: An apposition between dashes right before a mention: "a little fluid — a small pleural effusion —".
+_DASH_BEFORE = regex.compile(r"[ \t](?:—|–|--)[ \t]+(?:(?:an?|the|some)[ \t]+)?(?:[*_]{1,2})?$", regex.V1 | regex.IGNORECASE)
+#: After the mention: its own gloss at most, then the closing dash or the sentence's end.
+_DASH_AFTER = regex.compile(r"(?:[*_]{1,2})?[ \t]*(?:\([^()\n]{1,40}\))?[ \t]*(?:—|–|--|[.;!?\n]|$)", regex.V1)
+
+
+def _dash_apposition(
+    output: str, start: int, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The pair a dash apposition renames ("there may be a little fluid — a small pleural effusion —
+    around the lung"): the mention is a gloss set off by dashes instead of parentheses, so it takes
+    the level of the phrase right before the opening dash. Only a bare noun phrase stands between
+    the dashes ("— pneumonia was diagnosed" is a clause of its own)."""
+    dash = _DASH_BEFORE.search(output, max(0, start - 20), start)
+    if dash is None or not _DASH_AFTER.match(output, end):
+        return None
+    open_at = dash.start()
+    ordered, cue_starts = by_cue
+    for q in reversed(ordered[bisect_left(cue_starts, open_at - 200) : bisect_left(cue_starts, open_at)]):
+        if q.rule_id.startswith("alt.") or not (q.sentence_start <= start < q.sentence_end):
+            continue
+        between = output[q.target_end : open_at]
+        if q.target_end <= open_at and len(between) <= 40 and not regex.search(r"[.;:!?,()—–]", between):
+            return q
+        return None
+    return None
+
+
+def _question(output: str, start: int, end: int) -> tuple[Level, Cue] | None:
+    """The level a yes/no question gives the finding it asks about ("Is it pneumonia?", "Could this
+    be a kidney stone?", "Do you have chest pain?"): a query (UL5), not a statement — unless the
+    text answers it right after the "?" (a question-and-answer layout: "Is it pneumonia? **No** —
+    …"), when the answer's word is the level. A question about a finding already stated ("Is the
+    pneumonia getting better?") is not one."""
+    sent = _sentence_start(output, start)
+    if not _YES_NO_LEAD.fullmatch(output, sent, start):
+        return None
+    m = _QUESTION_END.match(output, end)
+    if m is None:
+        return None
+    answer = _ANSWER.match(output, m.end())
+    if answer is not None:
+        word = answer.group("word")
+        level = _ANSWER_LEVELS[regex.sub(r"\s+", " ", word.lower())]
+        if level is Level.ASSERTED:
+            return None  # "Yes." states it: the span's own reading stands
+        cue = Cue(
+            text=word, start=answer.start("word"), end=answer.end("word"), level=level,
+            rule_id="lay.answer", direction=Direction.BACKWARD,
+        )  # fmt: skip
+        return level, cue
+    return Level.UL5, Cue(
+        text="?", start=m.end() - 1, end=m.end(), level=Level.UL5, rule_id="ul5.question",
+        direction=Direction.BACKWARD,
+    )  # fmt: skip
+
+
 def _reread(
     output: str,
     start: int,
@@ -1074,6 +1346,18 @@ def _reread(
         copula = _copula_hedge(output, start)
         if copula is not None:
             return Level.UL2, copula, "copula_hedge"
+        named = _named(output, start, by_cue)
+        if named is not None:
+            return named[0], named[1], "naming"
+        apposed = _dash_apposition(output, start, end, by_cue)
+        if apposed is not None:
+            return apposed.level, _as_cue(apposed), "gloss"
+        example = _example_of(output, start, by_cue)
+        if example is not None:
+            return example[0], example[1], "example"
+        asked = _question(output, start, end)
+        if asked is not None:
+            return asked[0], asked[1], "question"
         conj = _conjunct_of_hedged(output, start, by_cue, gloss=False)
         if conj is not None:
             return conj.level, _as_cue(conj), "conjunct"
