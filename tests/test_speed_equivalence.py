@@ -15,6 +15,7 @@ import functools
 import json
 import os
 import pickle
+import re
 from pathlib import Path
 
 import pytest
@@ -230,6 +231,35 @@ def test_fold_keeps_offsets_and_classes(scanners):
     folded = fast._folded(text)
     assert folded is not None and len(folded) == len(text) and folded.isascii()
     assert fast._folded("İ") is None  # lower-casing changes the length: the regex prefilter runs
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(_ALPHABET + ["a", "_", "x", "1", "2,", " , or", "\x01", "\x7f"]), max_size=30))
+def test_split_prefilter_stops_equal_one_pattern(scanners, pieces):
+    """The three skipping patterns stop exactly where the one prefilter pattern does."""
+    fast, _ = scanners
+    assert fast._stops_split is not None
+    folded = fast._folded("".join(pieces))
+    if folded is not None:
+        want = [m.start() for m in fast._prefilter_ascii.finditer(folded)]
+        assert fast.stops_ascii(folded) == want
+
+
+def test_split_prefilter_on_hand_made_prefixes():
+    """Boundary prefixes start after a non-word character or at 0; free ones anywhere; a
+    whitespace-run prefix at each space of a run; a first piece it cannot read gives None."""
+    ws = X._ASCII_WS_RUN
+    heads = {True: {("n", "o"), (",", ws, "o"), (ws, "v", "s")}, False: {("n", "e", "g"), ("\\?",)}}
+    at_start, after_gap, rest = X._split_prefilter(heads)
+    one = re.compile(
+        r"(?<!\w)(?=" + X._trie_of_pieces(heads[True]) + ")|(?=" + X._trie_of_pieces(heads[False]) + ")"
+    )
+    for text in ("no neg, or no", "xno xneg?,  or", "a  vs b\tvs ?", "", "no", ",\n or"):
+        want = [m.start() for m in one.finditer(text)]
+        words = ([0] if at_start.match(text) else []) + [m.end() for m in after_gap.finditer(text)]
+        got = sorted(set(words) | {m.start() for m in rest.finditer(text)})
+        assert got == want, text
+    assert X._split_prefilter({True: {("[ab]", "c")}, False: set()}) is None
 
 
 # ------------------------------------------------------------------------------- spaCy component
