@@ -3,14 +3,15 @@
 Run from the repository root (offline, a few minutes on a shared machine):
     .venv/bin/python benchmark/extract_ab.py [--rev e595cd9] [--rounds 5] [--no-memo]
 
-The old ``cuelex/extraction/engine.py`` is read with ``git show REV:...`` and imported beside the
-current one (same package, same resources, same records), so both run in one process over the
-corpora of ``benchmark/speed.py`` (IU reports, ACI-BENCH notes). The script first checks that both
-give the same pairs (every field, memo on and off) on every text, else it stops. Then each round
-is one cold pass of each engine over the corpus (memos emptied at its start; CPU time,
-``process_time``), the engines taking turns every 20 texts in alternating order, after a warm-up
-pass that compiles the scanner's pattern groups; it prints old/new per round with the best and the
-median: on a shared machine compare the ratios, not the absolute numbers. Printed only.
+The old engine module (cuelex/extraction/engine.py) is read with ``git show REV:...`` and
+imported beside the current one (same package, same resources, same records), so both run in
+one process over the corpora of ``benchmark/speed.py`` (IU reports, ACI-BENCH notes). The script
+first checks that both give the same pairs (every field, memo on and off) on every text, else it
+stops. Then each round is one cold pass of each engine over the corpus (memos emptied at its
+start; CPU time, ``process_time``), the engines taking turns every 20 texts in alternating
+order, after a warm-up pass that compiles the scanner's pattern groups. It prints old/new per
+round with the best and the median: on a shared machine compare the ratios, not the absolute
+numbers. Printed only.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ CHUNK = 20  # texts per turn
 
 
 def old_engine_class(rev: str) -> type:
-    """``Engine`` as the module was at ``rev``, imported as ``cuelex.extraction._ab_old``."""
+    """``Engine`` as the module was at ``rev``, imported beside the current engine module."""
     source = subprocess.run(
         ["git", "show", f"{rev}:cuelex/extraction/engine.py"],
         cwd=ROOT, check=True, capture_output=True, text=True,

@@ -262,6 +262,38 @@ def test_split_prefilter_on_hand_made_prefixes():
     assert X._split_prefilter({True: {("[ab]", "c")}, False: set()}) is None
 
 
+def test_text_without_cue_is_not_split(monkeypatch):
+    """A text in which the scan finds no cue or alternative gives no pairs without being split;
+    a text with one is split as before."""
+    engine = X.Engine(cuelex.get_engine().resources, memo=False)
+    calls = []
+    split = engine.splitter.split
+    monkeypatch.setattr(engine.splitter, "split", lambda text: calls.append(text) or split(text))
+    assert engine.extract("Heart size normal. Lungs are clear.\nIMPRESSION: Normal chest.") == []
+    assert calls == []
+    assert [p.target_text for p in engine.extract("Heart size normal. No effusion.")] == ["effusion"]
+    assert calls == ["Heart size normal. No effusion."]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["mild", "left", "_x", "x_", "2", "non-specific", "o'brien", "’", ".", "-", " ", "\t",
+             "\x1c", "é", "Moderate", "UPPER", "lobe", "effusion", "a.b", "—", "(", "5%"]
+        ),
+        max_size=8,
+    )
+)
+def test_modifier_only_ascii_path_equals_regex_path(parts):
+    """The stdlib tokens of plain ASCII targets give the same answer as the ``regex`` tokens."""
+    engine = cuelex.get_engine()
+    target = "".join(parts)
+    words = [m.group().lower() for m in X._TOKEN.finditer(target) if m.group()[0].isalnum()]
+    want = bool(words) and all(w in engine._modifier_words for w in words)
+    assert engine._modifier_only_uncached(target) is want
+
+
 # ------------------------------------------------------------------------------- spaCy component
 
 

@@ -1003,10 +1003,12 @@ class Engine:
         self, text: str, sentences: Sequence[tuple[int, int]] | None
     ) -> list[tuple[int, int, list[_Match]]]:
         """(start, end, scan matches inside) of each sentence that holds a cue or an alternative."""
-        spans = list(sentences) if sentences is not None else self.sentences(text)
         matches = self._scan_text(text)
-        starts = [m.start for m in matches]
         cue_starts = [m.start for m in matches if m.kind in (CUE, ALT)]
+        if not cue_starts:
+            return []  # nothing to analyse in any sentence: the text need not be split
+        spans = list(sentences) if sentences is not None else self.sentences(text)
+        starts = [m.start for m in matches]
         n_cues = len(cue_starts)
         out = []
         for s, e in spans:
@@ -2097,7 +2099,10 @@ class Engine:
         return found
 
     def _modifier_only_uncached(self, target: str) -> bool:
-        words = [m.group().lower() for m in _TOKEN.finditer(target) if m.group()[0].isalnum()]
+        if target.isascii() and _NOT_PLAIN_ASCII.search(target) is None:  # the same words, faster
+            words = [w for w, _ in _TOKEN_ASCII_PARTS.findall(target.lower()) if w[:1].isalnum()]
+        else:
+            words = [m.group().lower() for m in _TOKEN.finditer(target) if m.group()[0].isalnum()]
         return bool(words) and all(w in self._modifier_words for w in words)
 
     def assess(
