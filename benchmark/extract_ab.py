@@ -1,13 +1,13 @@
-"""A/B of ``Engine.extract``: the engine module of a git revision against the working tree's.
+"""A/B of ``Engine.extract``: the engine and splitter of a git revision against the working tree's.
 
 Run from the repository root (offline, a few minutes on a shared machine):
     .venv/bin/python benchmark/extract_ab.py [--rev e595cd9] [--rounds 5] [--no-memo]
 
-The old engine module (cuelex/extraction/engine.py) is read with ``git show REV:...`` and
-imported beside the current one (same package, same resources, same records), so both run in
-one process over the corpora of ``benchmark/speed.py`` (IU reports, ACI-BENCH notes). The script
-first checks that both give the same pairs (every field, memo on and off) on every text, else it
-stops. Then each round is one cold pass of each engine over the corpus (memos emptied at its
+The old engine and sentence splitter modules (cuelex/extraction/engine.py and sentences.py) are
+read with ``git show REV:...`` and imported beside the current ones (same package, same
+resources, same records), so both run in one process over the corpora of ``benchmark/speed.py``
+(IU reports, ACI-BENCH notes). The script first checks that both give the same pairs (every
+field, memo on and off) on every text, else it stops. Then each round is one cold pass of each engine over the corpus (memos emptied at its
 start; CPU time, ``process_time``), the engines taking turns every 20 texts in alternating
 order, after a warm-up pass that compiles the scanner's pattern groups. It prints old/new per
 round with the best and the median: on a shared machine compare the ratios, not the absolute
@@ -35,21 +35,33 @@ ROOT = Path(__file__).resolve().parent.parent
 CHUNK = 20  # texts per turn
 
 
-def old_engine_class(rev: str) -> type:
-    """``Engine`` as the module was at ``rev``, imported beside the current engine module."""
+def _load(rev: str, path: str, name: str, replace: tuple[str, str] | None = None) -> object:
+    """The module at ``path`` as it was at ``rev``, imported as ``name`` (inside ``cuelex``)."""
     source = subprocess.run(
-        ["git", "show", f"{rev}:cuelex/extraction/engine.py"],
-        cwd=ROOT, check=True, capture_output=True, text=True,
+        ["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout
+    if replace is not None:
+        source = source.replace(*replace)
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as fh:
         fh.write(source)
-    name = "cuelex.extraction._ab_old"
     spec = importlib.util.spec_from_file_location(name, fh.name)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    return module.Engine
+    return module
+
+
+def old_engine_class(rev: str) -> type:
+    """``Engine`` as it was at ``rev``, with the sentence splitter of ``rev``, beside the current."""
+    _load(rev, "cuelex/extraction/sentences.py", "cuelex.extraction._ab_old_sentences")
+    module = _load(
+        rev,
+        "cuelex/extraction/engine.py",
+        "cuelex.extraction._ab_old_engine",
+        ("from .sentences import", "from ._ab_old_sentences import"),
+    )
+    return module.Engine  # type: ignore[attr-defined, no-any-return]
 
 
 def _fields(pairs: list) -> list[dict]:
@@ -64,13 +76,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     resources = cuelex.get_engine().resources
     memo = not args.no_memo
-    engines = {"old": old_engine_class(args.rev)(resources, memo=memo), "new": Engine(resources, memo=memo)}
+    old = old_engine_class(args.rev)
+    engines = {"old": old(resources, memo=memo), "new": Engine(resources, memo=memo)}
     corpora, notes = speed.load_corpora()
     for note in notes:
         print(note)
     for name, texts in corpora.items():
         for flag in (True, False):
-            a = old_engine_class(args.rev)(resources, memo=flag)
+            a = old(resources, memo=flag)
             b = Engine(resources, memo=flag)
             for i, t in enumerate(texts):
                 if _fields(a.extract(t, doc_id="x")) != _fields(b.extract(t, doc_id="x")):

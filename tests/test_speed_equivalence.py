@@ -495,6 +495,26 @@ def test_splitter_scans_equal_regex_scans(text, k):
     _assert_scans_equal(sp, text)
 
 
+_ASCII_SPLIT_TEXT = st.text(
+    alphabet=st.sampled_from(list("ab Z1 2.)-*:;?!'\"(\n\t  ") + ["\r", "\x0b", "\x0c", "\x1c", "A", "c"]),
+    max_size=60,
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_ASCII_SPLIT_TEXT, st.sampled_from(range(len(_MARKERS))))
+def test_list_cuts_on_ascii_text_equal_regex_scan(text, k):
+    """On ASCII text the list cuts come from one stdlib scan for the places after list contexts
+    (when no space can start the marker): the same cuts as the full ``regex`` scan."""
+    rules = cuelex.get_engine().splitter.rules
+    if k:
+        rules = rules.model_copy(update={"list_marker": _MARKERS[k]})
+    sp = S.SentenceSplitter(rules)
+    if k == 0:
+        assert sp._marker_places is not None  # the shipped marker takes the fast path
+    assert sp._list_cuts(text) == [m.start() for m in sp._list.finditer(text)]
+
+
 def _assert_scans_equal(sp: S.SentenceSplitter, text: str) -> None:
     """The splitter's list, header and punctuation cuts equal the plain regex scans'."""
     lists, headers, punct = _reference_cuts(sp, text)
@@ -513,6 +533,37 @@ def test_splitter_scans_equal_regex_scans_on_demo_notes():
         texts = [json.loads(line)["text"] for line in fh]
     for text in texts:
         _assert_scans_equal(sp, text)
+
+
+def _abbreviation_before_by_walking(sp: S.SentenceSplitter, text: str, dot: int) -> bool:
+    """The splitter's abbreviation test as it was written first: walk back one character at a time."""
+    i = dot
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "./"):
+        i -= 1
+    word = text[i:dot].lower()
+    if not word:
+        return False
+    if word in sp._abbrev:
+        return True
+    return (len(word) == 1 and word.isalpha()) or ("." in word and len(word) <= 6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["e.g", "approx", "Dr", "p.r.n", "A", "x", "_", "/", ".", " ", "\n", "İ", "ß", "²", "٣",
+             "abcdefgh", "q.i.d.x", "1/2", "mg", "vs", "Straße", "\u00a0", "-"]
+        ),
+        max_size=12,
+    )
+)
+def test_abbreviation_before_equals_walking_back(parts):
+    """The bounded search for the run before a dot answers as the character-by-character walk."""
+    sp = cuelex.get_engine().splitter
+    text = "".join(parts) + "."
+    for dot in range(len(text) + 1):
+        assert sp._abbreviation_before(text, dot) == _abbreviation_before_by_walking(sp, text, dot)
 
 
 def test_first_ascii_of_list_markers():
