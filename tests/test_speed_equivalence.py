@@ -15,6 +15,7 @@ import functools
 import json
 import os
 import pickle
+import re
 from pathlib import Path
 
 import pytest
@@ -232,6 +233,67 @@ def test_fold_keeps_offsets_and_classes(scanners):
     assert fast._folded("İ") is None  # lower-casing changes the length: the regex prefilter runs
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(_ALPHABET + ["a", "_", "x", "1", "2,", " , or", "\x01", "\x7f"]), max_size=30))
+def test_split_prefilter_stops_equal_one_pattern(scanners, pieces):
+    """The three skipping patterns stop exactly where the one prefilter pattern does."""
+    fast, _ = scanners
+    assert fast._stops_split is not None
+    folded = fast._folded("".join(pieces))
+    if folded is not None:
+        want = [m.start() for m in fast._prefilter_ascii.finditer(folded)]
+        assert fast.stops_ascii(folded) == want
+
+
+def test_split_prefilter_on_hand_made_prefixes():
+    """Boundary prefixes start after a non-word character or at 0; free ones anywhere; a
+    whitespace-run prefix at each space of a run; a first piece it cannot read gives None."""
+    ws = X._ASCII_WS_RUN
+    heads = {True: {("n", "o"), (",", ws, "o"), (ws, "v", "s")}, False: {("n", "e", "g"), ("\\?",)}}
+    at_start, after_gap, rest = X._split_prefilter(heads)
+    one = re.compile(
+        r"(?<!\w)(?=" + X._trie_of_pieces(heads[True]) + ")|(?=" + X._trie_of_pieces(heads[False]) + ")"
+    )
+    for text in ("no neg, or no", "xno xneg?,  or", "a  vs b\tvs ?", "", "no", ",\n or"):
+        want = [m.start() for m in one.finditer(text)]
+        words = ([0] if at_start.match(text) else []) + [m.end() for m in after_gap.finditer(text)]
+        got = sorted(set(words) | {m.start() for m in rest.finditer(text)})
+        assert got == want, text
+    assert X._split_prefilter({True: {("[ab]", "c")}, False: set()}) is None
+
+
+def test_text_without_cue_is_not_split(monkeypatch):
+    """A text in which the scan finds no cue or alternative gives no pairs without being split;
+    a text with one is split as before."""
+    engine = X.Engine(cuelex.get_engine().resources, memo=False)
+    calls = []
+    split = engine.splitter.split
+    monkeypatch.setattr(engine.splitter, "split", lambda text: calls.append(text) or split(text))
+    assert engine.extract("Heart size normal. Lungs are clear.\nIMPRESSION: Normal chest.") == []
+    assert calls == []
+    assert [p.target_text for p in engine.extract("Heart size normal. No effusion.")] == ["effusion"]
+    assert calls == ["Heart size normal. No effusion."]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["mild", "left", "_x", "x_", "2", "non-specific", "o'brien", "’", ".", "-", " ", "\t",
+             "\x1c", "é", "Moderate", "UPPER", "lobe", "effusion", "a.b", "—", "(", "5%"]
+        ),
+        max_size=8,
+    )
+)
+def test_modifier_only_ascii_path_equals_regex_path(parts):
+    """The stdlib tokens of plain ASCII targets give the same answer as the ``regex`` tokens."""
+    engine = cuelex.get_engine()
+    target = "".join(parts)
+    words = [m.group().lower() for m in X._TOKEN.finditer(target) if m.group()[0].isalnum()]
+    want = bool(words) and all(w in engine._modifier_words for w in words)
+    assert engine._modifier_only_uncached(target) is want
+
+
 # ------------------------------------------------------------------------------- spaCy component
 
 
@@ -433,6 +495,26 @@ def test_splitter_scans_equal_regex_scans(text, k):
     _assert_scans_equal(sp, text)
 
 
+_ASCII_SPLIT_TEXT = st.text(
+    alphabet=st.sampled_from(list("ab Z1 2.)-*:;?!'\"(\n\t  ") + ["\r", "\x0b", "\x0c", "\x1c", "A", "c"]),
+    max_size=60,
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_ASCII_SPLIT_TEXT, st.sampled_from(range(len(_MARKERS))))
+def test_list_cuts_on_ascii_text_equal_regex_scan(text, k):
+    """On ASCII text the list cuts come from one stdlib scan for the places after list contexts
+    (when no space can start the marker): the same cuts as the full ``regex`` scan."""
+    rules = cuelex.get_engine().splitter.rules
+    if k:
+        rules = rules.model_copy(update={"list_marker": _MARKERS[k]})
+    sp = S.SentenceSplitter(rules)
+    if k == 0:
+        assert sp._marker_places is not None  # the shipped marker takes the fast path
+    assert sp._list_cuts(text) == [m.start() for m in sp._list.finditer(text)]
+
+
 def _assert_scans_equal(sp: S.SentenceSplitter, text: str) -> None:
     """The splitter's list, header and punctuation cuts equal the plain regex scans'."""
     lists, headers, punct = _reference_cuts(sp, text)
@@ -451,6 +533,37 @@ def test_splitter_scans_equal_regex_scans_on_demo_notes():
         texts = [json.loads(line)["text"] for line in fh]
     for text in texts:
         _assert_scans_equal(sp, text)
+
+
+def _abbreviation_before_by_walking(sp: S.SentenceSplitter, text: str, dot: int) -> bool:
+    """The splitter's abbreviation test as it was written first: walk back one character at a time."""
+    i = dot
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "./"):
+        i -= 1
+    word = text[i:dot].lower()
+    if not word:
+        return False
+    if word in sp._abbrev:
+        return True
+    return (len(word) == 1 and word.isalpha()) or ("." in word and len(word) <= 6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["e.g", "approx", "Dr", "p.r.n", "A", "x", "_", "/", ".", " ", "\n", "İ", "ß", "²", "٣",
+             "abcdefgh", "q.i.d.x", "1/2", "mg", "vs", "Straße", "\u00a0", "-"]
+        ),
+        max_size=12,
+    )
+)
+def test_abbreviation_before_equals_walking_back(parts):
+    """The bounded search for the run before a dot answers as the character-by-character walk."""
+    sp = cuelex.get_engine().splitter
+    text = "".join(parts) + "."
+    for dot in range(len(text) + 1):
+        assert sp._abbreviation_before(text, dot) == _abbreviation_before_by_walking(sp, text, dot)
 
 
 def test_first_ascii_of_list_markers():

@@ -252,6 +252,9 @@ class _Scanner:
         self._prefilter_ci = self._CANDIDATES
         self._prefilter = None
         self._prefilter_ascii: re.Pattern[str] | None = None
+        # the same stops as ``_prefilter_ascii`` from patterns that skip most characters (see
+        # ``_split_prefilter``); None when the prefixes do not allow it
+        self._stops_split: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
         # non-ASCII characters of the prefixes, each folded to its own unused ASCII control code
         marks = sorted(
             {
@@ -283,6 +286,9 @@ class _Scanner:
                     ascii_parts.append(start + _trie_of_pieces(pieces) + ")")
             if len(marks) <= len(_FOLD_CODES):
                 self._prefilter_ascii = re.compile("|".join(ascii_parts) or r"(?!)")
+                self._stops_split = _split_prefilter(
+                    {wb: {tuple(self._piece(ch, sp) for ch in h) for h, sp in heads[wb]} for wb in heads}
+                )
 
     def _piece(self, ch: str, spaced: bool) -> str:
         """The stdlib regex for one prefix character, on folded text."""
@@ -370,6 +376,24 @@ class _Scanner:
     def __reduce__(self):
         return (_Scanner, (self.items, self.dispatch))
 
+    def stops_ascii(self, folded: str) -> list[int]:
+        """Where some prefix begins in folded text: the starts of ``_prefilter_ascii``'s matches."""
+        split = self._stops_split
+        if split is None:
+            return [m.start() for m in self._prefilter_ascii.finditer(folded)]  # type: ignore[union-attr]
+        at_start, after_gap, rest = split
+        # a word-first prefix that needs a word boundary begins right after a non-word character
+        # (or at 0); every other prefix begins at one of the few characters ``rest`` stops at
+        words = [m.end() for m in after_gap.finditer(folded)]
+        if at_start.match(folded):
+            words.insert(0, 0)
+        others = [m.start() for m in rest.finditer(folded)]
+        if not others:
+            return words
+        if not words:
+            return others
+        return sorted(set(words).union(others))
+
     def finditer(self, text: str) -> Iterable[regex.Match]:
         """Non-overlapping leftmost-longest matches of all patterns, in text order."""
         if not self.dispatch:  # reference path: one POSIX alternation of every pattern
@@ -381,14 +405,14 @@ class _Scanner:
         at = self._at
         depth = self.DEPTH
         folded = self._folded(text) if self._prefilter_ascii is not None else None
+        stops: Iterable[int]
         if folded is not None:
-            stops = self._prefilter_ascii.finditer(folded)  # type: ignore[union-attr]
+            stops = self.stops_ascii(folded)
         elif self._prefilter is not None and len(low := text.lower()) == len(text):
-            stops = self._prefilter.finditer(low)
+            stops = [m.start() for m in self._prefilter.finditer(low)]
         else:
-            stops = self._prefilter_ci.finditer(text, overlapped=True)
-        for cand in stops:
-            start = cand.start()
+            stops = [m.start() for m in self._prefilter_ci.finditer(text, overlapped=True)]
+        for start in stops:
             if start < pos:
                 continue
             head = text[start : start + 2 * depth]
@@ -407,6 +431,60 @@ class _Scanner:
 
 
 _WORD_RUNS = ("\\w+", "[\\w-]+")  # runs made possessive before a required \s (see below)
+
+
+def _split_prefilter(
+    heads: dict[bool, set[tuple[str, ...]]],
+) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None:
+    """The ASCII prefilter ``(?<!\\w)(?=B)|(?=F)`` (B: the prefixes that need a word boundary, F:
+    the others, as stdlib regex pieces) as three patterns that find the same positions.
+
+    That one pattern is tried at every character; these start with one consumed character from a
+    set, so the stdlib engine skips every other character in C: ``after_gap`` consumes a non-word
+    character and looks for a word-first B prefix after it (most prefixes; the stop is its end),
+    ``at_start`` tries them at 0, and ``rest`` consumes the first character of every other prefix
+    (punctuation, whitespace, the few F prefixes that start with a letter), one alternative per
+    character, with the rest of the prefix in a look-ahead. None when a prefix's first piece is
+    neither one literal character nor the whitespace run.
+    """
+    word_first: set[tuple[str, ...]] = set()
+    by_first: dict[str, dict[bool, set[tuple[str, ...]]]] = {}
+    for wb, pieces_set in heads.items():
+        for pieces in pieces_set:
+            first = pieces[0]
+            if first == _ASCII_WS_RUN:  # a whitespace run: one alternative per ASCII space
+                for ch in _ASCII_SPACES:
+                    rest = (_ASCII_WS_RUN[:-1] + "*", *pieces[1:])
+                    by_first.setdefault(re.escape(ch), {True: set(), False: set()})[wb].add(rest)
+                continue
+            ch = first[1:] if first.startswith("\\") else first
+            if len(ch) != 1 or first not in (re.escape(ch), ch) or (first == ch and ch in _RE_SPECIAL):
+                return None
+            if wb and re.fullmatch(r"\w", ch):
+                word_first.add(pieces)
+            else:
+                by_first.setdefault(first, {True: set(), False: set()})[wb].add(pieces[1:])
+    branches = []
+    for first in sorted(by_first):
+        alts = []
+        for wb, found in sorted(by_first[first].items(), reverse=True):
+            if not found:
+                continue
+            look = f"(?={_trie_of_pieces(found)})" if all(found) else ""
+            alts.append((rf"(?<!\w{first})" if wb else "") + look)
+        if "" in alts:  # a one-character prefix without a boundary: every such character
+            alts = [""]
+        branches.append(first + (alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"))
+    words = _trie_of_pieces(word_first) if word_first else "(?!)"
+    return (
+        re.compile(words),
+        re.compile(rf"[^\w](?={words})"),
+        re.compile("|".join(branches) or "(?!)"),
+    )
+
+
+_ASCII_SPACES = "\t\n\x0b\x0c\r "
+_RE_SPECIAL = frozenset(".^$*+?{}[]\\|()")
 
 
 def _possessive_runs(pattern: str) -> str:
@@ -925,10 +1003,12 @@ class Engine:
         self, text: str, sentences: Sequence[tuple[int, int]] | None
     ) -> list[tuple[int, int, list[_Match]]]:
         """(start, end, scan matches inside) of each sentence that holds a cue or an alternative."""
-        spans = list(sentences) if sentences is not None else self.sentences(text)
         matches = self._scan_text(text)
-        starts = [m.start for m in matches]
         cue_starts = [m.start for m in matches if m.kind in (CUE, ALT)]
+        if not cue_starts:
+            return []  # nothing to analyse in any sentence: the text need not be split
+        spans = list(sentences) if sentences is not None else self.sentences(text)
+        starts = [m.start for m in matches]
         n_cues = len(cue_starts)
         out = []
         for s, e in spans:
@@ -2065,7 +2145,10 @@ class Engine:
         return found
 
     def _modifier_only_uncached(self, target: str) -> bool:
-        words = [m.group().lower() for m in _TOKEN.finditer(target) if m.group()[0].isalnum()]
+        if target.isascii() and _NOT_PLAIN_ASCII.search(target) is None:  # the same words, faster
+            words = [w for w, _ in _TOKEN_ASCII_PARTS.findall(target.lower()) if w[:1].isalnum()]
+        else:
+            words = [m.group().lower() for m in _TOKEN.finditer(target) if m.group()[0].isalnum()]
         return bool(words) and all(w in self._modifier_words for w in words)
 
     def assess(

@@ -50,6 +50,9 @@ _TERMINAL = re.compile(r"[.!?]+[\"')\]]*(?=[" + _SPACE_CLASS + "])")
 # only whitespace follows): the stdlib's \s is str.isspace
 _TERMINAL_NEXT = re.compile(_TERMINAL.pattern + r"(?=\s*(.))", re.DOTALL)
 _LINE = re.compile(r"\n")
+# a run of what str.isalnum() accepts (\w less "_" in the stdlib engine) and "." or "/"
+_RUN_CHAR = re.compile(r"[^\W_]|[./]")
+_RUN_BEFORE = re.compile(r"(?:[^\W_]|[./])+\Z")  # searched with endpos at the dot
 
 
 class SentenceSplitter:
@@ -62,6 +65,8 @@ class SentenceSplitter:
     def __init__(self, rules: SentenceRules):
         self.rules = rules
         self._abbrev = frozenset(a.lower().rstrip(".") for a in rules.abbreviations)
+        # longer than every abbreviation and every initialism ("." in a word of up to 6 chars)
+        self._abbrev_reach = max([6, *map(len, self._abbrev)]) + 1
         self._list = regex.compile(
             r"(?:^[^\S\n]*|(?<=[.;:!?][^\S\n]+))\K" + rules.list_marker, regex.V1 | regex.M
         )
@@ -75,6 +80,19 @@ class SentenceSplitter:
         # the ASCII characters a marker match can start with (None: unknown); an ASCII character
         # outside them cannot start one, so the marker is not tried there
         self._marker_first = _first_ascii(rules.list_marker) if self._marker is not None else None
+        # on ASCII text, when no space can start a marker: the one place after each list context
+        # where one can (the end of its run of spaces), found in C (see ``_list_cuts``); each
+        # match starts with the context's "\n" or ".;:!?" (so the engine skips to those), the
+        # text's start apart
+        first = self._marker_first
+        places = None
+        if first and first.isdisjoint(_LINE_SPACE | {"\n"}):
+            starts = "".join(re.escape(c) for c in sorted(first))
+            places = (
+                re.compile(r"[ \t\x0b\x0c\r]*(?=[" + starts + "])"),
+                re.compile(r"(?:\n|[.;:!?](?=[ \t\x0b\x0c\r]))[ \t\x0b\x0c\r]*(?=[" + starts + "])"),
+            )
+        self._marker_places = places
         self._header_colon = regex.compile(r"^[^\S\n]*([^:\n]{1,80}?):(?=\s|$)", regex.V1 | regex.M)
 
     def __reduce__(self):  # picklable: rebuild from the rules
@@ -116,6 +134,26 @@ class SentenceSplitter:
             return [m.start() for m in self._list.finditer(text)]
         out = []
         end = 0  # where the last marker match ended: finditer goes on from there
+        if self._marker_places is not None and text.isascii():
+            # the spaces of a context cannot start a marker and every other character is ASCII,
+            # so of each context only the end of its run of spaces is tried (the loop below
+            # skips the rest): x is the context, q the run's end
+            at_start, after = self._marker_places
+            found = at_start.match(text)
+            places = itertools.chain(
+                () if found is None else ((0, found.end()),),
+                ((m.start() + 1, m.end()) for m in after.finditer(text)),
+            )
+            for x, q in places:
+                if x < end if x == 0 or text[x - 1] == "\n" else q < end:
+                    continue
+                m = marker.match(text, q)
+                if m is not None:
+                    if m.end() == q:
+                        return [m.start() for m in self._list.finditer(text)]
+                    out.append(q)
+                    end = m.end()
+            return out
         n = len(text)
         first = self._marker_first
         for x in itertools.chain((0,), (m.end() for m in _LIST_CONTEXT.finditer(text))):
@@ -201,9 +239,15 @@ class SentenceSplitter:
             cuts.add(nxt)
 
     def _abbreviation_before(self, text: str, dot: int) -> bool:
-        i = dot
-        while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "./"):
-            i -= 1
+        # the run of alphanumerics, "." and "/" before the dot, looked for only as far back as
+        # the longest abbreviation reaches: a longer run is no abbreviation, initial or initialism
+        lo = max(0, dot - self._abbrev_reach)
+        m = _RUN_BEFORE.search(text, lo, dot)
+        if m is None:
+            return False
+        i = m.start()
+        if i == lo and lo > 0 and _RUN_CHAR.match(text, lo - 1):
+            return False
         word = text[i:dot].lower()
         if not word:
             return False

@@ -1,0 +1,122 @@
+"""A/B of ``Engine.extract``: the engine and splitter of a git revision against the working tree's.
+
+Run from the repository root (offline, a few minutes on a shared machine):
+    .venv/bin/python benchmark/extract_ab.py [--rev e595cd9] [--rounds 5] [--no-memo]
+
+The old engine and sentence splitter modules (cuelex/extraction/engine.py and sentences.py) are
+read with ``git show REV:...`` and imported beside the current ones (same package, same
+resources, same records), so both run in one process over the corpora of ``benchmark/speed.py``
+(IU reports, ACI-BENCH notes). The script first checks that both give the same pairs (every
+field, memo on and off) on every text, else it stops. Then each round is one cold pass of each engine over the corpus (memos emptied at its
+start; CPU time, ``process_time``), the engines taking turns every 20 texts in alternating
+order, after a warm-up pass that compiles the scanner's pattern groups. It prints old/new per
+round with the best and the median: on a shared machine compare the ratios, not the absolute
+numbers. Printed only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import speed
+
+import cuelex
+from cuelex.extraction.engine import Engine
+
+ROOT = Path(__file__).resolve().parent.parent
+CHUNK = 20  # texts per turn
+
+
+def _load(rev: str, path: str, name: str, replace: tuple[str, str] | None = None) -> object:
+    """The module at ``path`` as it was at ``rev``, imported as ``name`` (inside ``cuelex``)."""
+    source = subprocess.run(
+        ["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    if replace is not None:
+        source = source.replace(*replace)
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as fh:
+        fh.write(source)
+    spec = importlib.util.spec_from_file_location(name, fh.name)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def old_engine_class(rev: str) -> type:
+    """``Engine`` as it was at ``rev``, with the sentence splitter of ``rev``, beside the current."""
+    _load(rev, "cuelex/extraction/sentences.py", "cuelex.extraction._ab_old_sentences")
+    module = _load(
+        rev,
+        "cuelex/extraction/engine.py",
+        "cuelex.extraction._ab_old_engine",
+        ("from .sentences import", "from ._ab_old_sentences import"),
+    )
+    return module.Engine  # type: ignore[attr-defined, no-any-return]
+
+
+def _fields(pairs: list) -> list[dict]:
+    return [p.model_dump() for p in pairs]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rev", default="e595cd9", help="git revision of the old engine module")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--no-memo", action="store_true", help="time both engines with memo=False")
+    args = ap.parse_args(argv)
+    resources = cuelex.get_engine().resources
+    memo = not args.no_memo
+    old = old_engine_class(args.rev)
+    engines = {"old": old(resources, memo=memo), "new": Engine(resources, memo=memo)}
+    corpora, notes = speed.load_corpora()
+    for note in notes:
+        print(note)
+    for name, texts in corpora.items():
+        for flag in (True, False):
+            a = old(resources, memo=flag)
+            b = Engine(resources, memo=flag)
+            for i, t in enumerate(texts):
+                if _fields(a.extract(t, doc_id="x")) != _fields(b.extract(t, doc_id="x")):
+                    print(f"{name}: text {i} differs (memo={flag}); stopping")
+                    return 1
+        print(f"{name}: {len(texts)} texts, identical pairs (memo on and off)")
+    for name, texts in corpora.items():
+        for engine in engines.values():  # compile the scanner's pattern groups outside the timing
+            for t in texts:
+                engine.extract(t)
+        ratios = []
+        for r in range(args.rounds):
+            took = {"old": 0.0, "new": 0.0}
+            for engine in engines.values():
+                engine.clear_memo()
+            gc.collect()
+            for k in range(0, len(texts), CHUNK):  # the engines take turns every CHUNK texts
+                chunk = texts[k : k + CHUNK]
+                order = ("old", "new") if (r + k // CHUNK) % 2 == 0 else ("new", "old")
+                for key in order:
+                    extract = engines[key].extract
+                    t0 = time.process_time()
+                    for t in chunk:
+                        extract(t)
+                    took[key] += time.process_time() - t0
+            ratios.append(took["old"] / took["new"])
+            print(
+                f"{name} round {r + 1}: old {took['old'] / len(texts) * 1e6:,.0f} µs/doc, "
+                f"new {took['new'] / len(texts) * 1e6:,.0f} µs/doc, old/new {ratios[-1]:.3f}"
+            )
+        print(f"{name}: old/new best {max(ratios):.3f}, median {statistics.median(ratios):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
