@@ -40,7 +40,11 @@ cui            the same concept: a concept of the source target (its ``cui``, it
                effusion" ~ "effusion": tier ``normalized``, detail ``head``, score 85; the head
                of "fracture of the left rib" is "fracture"), and as a last resort an of-phrase
                its complement after another noun ("sources of anemia" ~ "causes of your
-               anemia": detail ``complement``, low confidence)
+               anemia": detail ``complement``, low confidence). Before the head, a named condition
+               is found by its name alone or with another generic head ("Lyme disease" ~ "a Lyme
+               infection", "carpal tunnel syndrome" ~ "carpal tunnel";
+               ``cuelex/data/named_conditions.tsv``: detail ``named``). In every tier a target that
+               names one side is never matched in an output segment naming only the other
 parts          compositional lay matching: the target's anatomy and finding parts, from its words,
                combining forms and endings (``cuelex/data/lay_parts.tsv``: "nephrolithiasis" =
                nephr- kidney + -lithiasis stone), each said in a lay word within
@@ -52,7 +56,11 @@ parts          compositional lay matching: the target's anatomy and finding part
                arm", "obstruction" ~ "your bowel may be blocked"; ``cuelex/data/derived_forms.tsv``
                for irregular and lay forms), not modifying another noun, not a goal or an
                instruction, a lay verb only said of a body part at the target's site
-               (``derivation``, low confidence)
+               (``derivation``, low confidence); an opacity-family target (opacity,
+               consolidation, infiltrate, airspace disease) described by its look: a look word and
+               a shape noun in one segment ("no solid-looking or cloudy patches", "a part of the
+               lung that looks hazy"; ``cuelex/data/image_descriptions.tsv``), no hard, round or
+               calcified spot, no body site but the lung (``description``, low confidence)
 fuzzy          rapidfuzz ``fuzz.ratio`` of normal forms ≥ ``fuzzy_threshold`` (default 85) for
                targets of at least 7 characters, against output phrases of ±1 word; never
                across a hypo/hyper-style antonym prefix or a different number ("typo")
@@ -163,6 +171,8 @@ CONFIDENCE: dict[str, float] = {
     "cui/normal": 0.75,
     "parts/compose": 0.65,
     "parts/derivation": 0.6,
+    "parts/description": 0.65,
+    "normalized/named": 0.75,
     "normalized/qualifier": 0.8,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
@@ -954,6 +964,21 @@ def other_finding(
     return bool(mine) and not (mine & site)
 
 
+def _other_side(idx: OutputIndex, start: int, sides: frozenset[str]) -> bool:
+    """True when a one-sided target ("left pleural effusion", "left-sided effusion") is matched in
+    an output segment that names only the other side ("fluid around the right lung")."""
+    if not sides:
+        return False
+    k = idx.token_at(start)
+    if k < 0:
+        k = max(bisect_right(idx._token_starts(), start) - 1, 0)
+    if not idx.tokens:
+        return False
+    first, last = idx.segment_of()[k]
+    seen = {idx.tokens[i].norm for i in range(first, last + 1)} & _SIDES
+    return bool(seen) and not seen & sides
+
+
 # --------------------------------------------------------------------------------------------------
 # General findings: whole-organ statements ("No acute cardiopulmonary abnormality")
 # --------------------------------------------------------------------------------------------------
@@ -973,6 +998,8 @@ class _Statement:
     #: a negation opens the statement or stands shortly before it ("NO urgent problems", "did NOT
     #: show any serious problems"); an organ-less statement must be one to answer a general target
     negated: bool = False
+    #: its problem word is an ``organ_problem`` one: it answers only where its organs are named
+    needs_organ: bool = False
 
 
 #: Source levels whose general findings whole-organ statements can answer.
@@ -1079,6 +1106,7 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
     organ, problem, urgent, normal, study = (
         table["organ"], table["problem"], table["urgent"], table["normal"], table["study"],
     )  # fmt: skip
+    organ_problem = table["organ_problem"]
     toks = idx.tokens
     n = len(toks)
     out: list[_Statement] = []
@@ -1114,7 +1142,9 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
             for k in range(a - _GENERAL_NEG_REACH, b + 1)
         )
 
-    def done(kind: str, a: int, b: int, groups: set[str], is_urgent: bool, seen_study: bool) -> None:
+    def done(
+        kind: str, a: int, b: int, groups: set[str], is_urgent: bool, seen_study: bool, needs_organ: bool = False
+    ) -> None:
         if {"heart", "lung"} <= groups:
             groups.add("chest")
         if not groups and not is_urgent and not seen_study:
@@ -1122,13 +1152,15 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         if same(a, a - 1) and toks[a - 1].norm in _SPECIFIC_BEFORE:
             return  # "long-term lung disease" names a condition, not the organ's state
         out.append(
-            _Statement(toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study, negated(a, b))
+            _Statement(
+                toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study, negated(a, b), needs_organ
+            )
         )
 
     for i, t in enumerate(toks):
         w = t.norm
         p = -1
-        if w in problem:
+        if w in problem or w in organ_problem:
             p = i
         elif w in ("nothing", "anything") and same(i, i + 1) and toks[i + 1].norm in urgent:
             p = i + 1
@@ -1168,7 +1200,7 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
                 a = _negated_verb(toks, i, same)
             elif p != i:
                 a = i
-            done("general", a, b, groups, is_urgent, seen_study)
+            done("general", a, b, groups, is_urgent, seen_study, toks[p].norm in organ_problem)
             continue
         if w == "size" or w == "sized":
             # "your heart is a normal size", "normal-sized heart", "heart size is normal"
@@ -1247,6 +1279,18 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         done("normal", a, i, groups, False, seen_study)
     idx._general = out
     return out
+
+
+def _sentence_organs(idx: OutputIndex, st: _Statement) -> frozenset[str]:
+    """Organ groups the sentence of a statement names outside it (general_findings.tsv organs)."""
+    organ = _normalize.general_findings()["organ"]
+    k = idx.token_at(st.start)
+    if k < 0:
+        return frozenset()
+    sent = idx.tokens[k].sent
+    return frozenset(
+        g for t in idx.tokens if t.sent == sent and not st.start <= t.start < st.end for g in organ.get(t.norm, ())
+    )
 
 
 def _labelled(c: _Cand, tier: str, detail: str) -> _Cand:
@@ -1607,8 +1651,13 @@ class Aligner:
     ) -> list[_Cand]:
         """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`)."""
 
+        sides = _SIDES.intersection(words) if len(_SIDES.intersection(words)) == 1 else frozenset()
+
         def fit(cands: list[_Cand]) -> list[_Cand]:
-            return [c for c in cands if not other_finding(idx, c.start, c.end, site, past)]
+            return [
+                c for c in cands
+                if not other_finding(idx, c.start, c.end, site, past) and not _other_side(idx, c.start, sides)
+            ]
 
         def label(cands: list[_Cand], tier: str, detail: str) -> list[_Cand]:
             for c in cands:
@@ -1663,6 +1712,9 @@ class Aligner:
                     if z:
                         return z
                 if "normalized" in self.tiers and words:
+                    h = fit(_named_candidates(words, idx))
+                    if h:
+                        return h
                     h = fit(self._head(words, idx))
                     if h:
                         return [_labelled(c, "normalized", c.detail or "head") for c in h]
@@ -1670,6 +1722,9 @@ class Aligner:
                 c = fit(_parts_candidates(words, idx))
                 if c:
                     return label(c, "parts", "compose")
+                c = fit(_description_candidates(words, idx))
+                if c:
+                    return label(c, "parts", "description")
                 c = fit(_derived_candidates(words, idx, site))
                 if c:
                     return label(c, "parts", "derivation")
@@ -2069,6 +2124,14 @@ class Aligner:
         for st in _general_statements(idx):
             if st.kind == "size":
                 continue
+            if need and not st.groups and not st.study:
+                # an organ-less statement is about the organs its sentence names ("your bones show
+                # wear and tear but no new problems" says nothing of the heart or lungs)
+                named = _sentence_organs(idx, st)
+                if named and not need & named:
+                    continue
+            if st.needs_organ and not st.groups and not (need and need <= _sentence_organs(idx, st)):
+                continue  # "no acute change", "not a serious injury": no organ, no statement
             if need and (st.study or need <= st.groups):
                 score = 100.0
             elif (
@@ -2529,6 +2592,163 @@ def _parts_clause_ok(
                 return False
         k += 1
     return True
+
+
+# A named condition said by its name (detail "named" of tier "normalized")
+
+NAMED_CONDITION_ROLES = ("head", "course", "qualifier")
+#: Words that may follow a condition's name when it names the condition, not another noun
+#: ("Crohn's IS flaring", "carpal tunnel MAY be the cause").
+_NAME_NEXT = _FUNCTION | _SKIP_IN_LAY | _COPULA | _FOUND_VERBS
+
+
+@lru_cache(maxsize=1)
+def named_conditions(path: Any = None) -> dict[str, frozenset[str]]:
+    """Role → normal-form words from ``cuelex/data/named_conditions.tsv``: the generic heads of a
+    named condition, the course words dropped before its name, the words that make it no name."""
+    path = DATA_DIR / "named_conditions.tsv" if path is None else path
+    columns = ("role", "word", "example_target", "example_output", "expected")
+    out: dict[str, set[str]] = {r: set() for r in NAMED_CONDITION_ROLES}
+    for n, cols in tsv_rows(path, columns, "named condition table"):
+        role, word = cols[0], normal_words(cols[1])
+        if role not in out:
+            raise VocabularyError(f"{path}:{n}: role must be one of {NAMED_CONDITION_ROLES}, got {role!r}")
+        if len(word) != 1 or not cols[2] or not cols[3] or cols[4] not in ("found", "absent"):
+            raise VocabularyError(f"{path}:{n}: expected one word, example_target, example_output, found/absent")
+        out[role].add(word[0])
+    return {r: frozenset(v) for r, v in out.items()}
+
+
+def condition_name(words: Sequence[str]) -> tuple[str, ...]:
+    """The distinctive name of a named-condition target ("chronic Lyme disease" → lyme; "carpal
+    tunnel syndrome" → carpal, tunnel), or () when it is none: no generic head, a qualifier
+    ("viral infection"), or a name of body words only ("kidney disease")."""
+    table = named_conditions()
+    core = [w for w in words if w not in _FUNCTION]
+    if len(core) < 2 or core[-1] not in table["head"]:
+        return ()
+    name = [w for w in core[:-1] if w not in table["course"] and w not in _MODIFIERS]
+    if not name or any(w in table["qualifier"] or w in table["head"] or len(w) < 3 for w in name):
+        return ()
+    body = _body_words() | set(_normalize.general_findings()["organ"])
+    if all(w in body for w in name):
+        return ()
+    return tuple(name)
+
+
+def _named_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """Output occurrences of a named condition's name, alone or with any generic head ("Lyme
+    disease" ~ "a Lyme infection"; "carpal tunnel syndrome" ~ "from carpal tunnel"), not
+    modifying another noun ("carpal tunnel release"). Detail ``named``."""
+    name = condition_name(words)
+    if not name:
+        return []
+    heads = named_conditions()["head"]
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[_Cand] = []
+    for i in idx.occurrences(name[0]):
+        j = i + len(name) - 1
+        first, last = seg_of[i]
+        if j > last or any(toks[i + k].norm != name[k] for k in range(1, len(name))):
+            continue
+        end = j
+        if end + 1 <= last and toks[end + 1].norm in heads:
+            end += 1
+        elif end + 1 <= last and toks[end + 1].norm not in _NAME_NEXT:
+            continue
+        out.append(_Cand(toks[i].start, toks[end].end, 90.0, "normalized", "named"))
+    return out
+
+
+# An imaging finding described by its look (detail "description" of tier "parts")
+
+IMAGE_DESCRIPTION_ROLES = ("target", "look", "shape", "veto")
+#: Words between the look words and the shape noun ("solid-LOOKING or cloudy areas").
+_LOOK_GLUE = frozenset({"or", "and", "looking", "appearing", "slightly", "somewhat", "very", "more", "faint", "faintly", "small"})
+#: Between a shape and its look after it ("a part OF THE LUNG THAT LOOKS A BIT hazy").
+_LOOK_VERBS = frozenset({"look", "looks", "looked", "appear", "appears", "appeared", "seem", "seems", "seemed", "is", "are", "was", "were"})
+_LOOK_AFTER_GLUE = frozenset(
+    """of the your his her their lung lungs left right upper lower middle that which where a bit
+    little slightly somewhat more quite very rather""".split()
+)  # fmt: skip
+#: Sites an opacity is placed by without being theirs ("a hazy area behind the heart").
+_BESIDE_LUNG = frozenset({"heart", "mediastinum"})
+#: How many words the look words may stand before the shape, and the shape before its look after it.
+LOOK_REACH = 3
+LOOK_AFTER_REACH = 9
+
+
+@lru_cache(maxsize=1)
+def image_descriptions(path: Any = None) -> dict[str, frozenset[tuple[str, ...]]]:
+    """Role → normal-word tuples from ``cuelex/data/image_descriptions.tsv``: the opacity-family
+    targets, and the look words, shape nouns and veto words of their lay descriptions."""
+    path = DATA_DIR / "image_descriptions.tsv" if path is None else path
+    columns = ("role", "word", "example_target", "example_output", "expected")
+    out: dict[str, set[tuple[str, ...]]] = {r: set() for r in IMAGE_DESCRIPTION_ROLES}
+    for n, cols in tsv_rows(path, columns, "image description table"):
+        role, word = cols[0], normal_words(cols[1])
+        if role not in out:
+            raise VocabularyError(f"{path}:{n}: role must be one of {IMAGE_DESCRIPTION_ROLES}, got {role!r}")
+        if not word or not cols[2] or not cols[3] or cols[4] not in ("found", "absent"):
+            raise VocabularyError(f"{path}:{n}: expected word, example_target, example_output, found/absent")
+        if role != "target" and len(word) != 1:
+            raise VocabularyError(f"{path}:{n}: look, shape and veto rows hold one word, got {cols[1]!r}")
+        out[role].add(word)
+    return {r: frozenset(v) for r, v in out.items()}
+
+
+def _description_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """Output phrases that describe an opacity-family target by its look: a look word and a shape
+    noun in one segment ("no solid-looking or cloudy patches", "a part of the lung that looks
+    hazy"), no veto word near ("a small hard spot"). Detail ``description``, low confidence."""
+    table = image_descriptions()
+    if not any(words[-len(t):] == t for t in table["target"]):
+        return []
+    look = {w for (w,) in table["look"]}
+    shape = {w for (w,) in table["shape"]}
+    veto = {w for (w,) in table["veto"]}
+    sites = alignment_context()[0]
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[_Cand] = []
+    for j, t in enumerate(toks):
+        if t.norm not in shape:
+            continue
+        first, last = seg_of[j]
+        lo = hi = -1
+        k = j - 1
+        while k >= first and j - k <= LOOK_REACH and (toks[k].norm in look or toks[k].norm in _LOOK_GLUE):
+            if toks[k].norm in look:
+                lo = k
+            k -= 1
+        if lo >= 0:
+            lo, hi = lo, j
+        else:
+            k = j + 1
+            verb = False
+            while k <= last and k - j <= LOOK_AFTER_REACH:
+                w = toks[k].norm
+                if verb and w in look:
+                    lo, hi = j, k
+                    break
+                if w in _LOOK_VERBS:
+                    verb = True
+                elif w not in _LOOK_AFTER_GLUE and w not in _ARTICLES:
+                    break
+                k += 1
+        if lo < 0:
+            continue
+        near = range(max(first, lo - 3), min(last, hi + 4) + 1)
+        if any(toks[k].norm in veto for k in near):
+            continue
+        # a lung finding: a body site named in the segment must take in the lung ("a white patch
+        # on your arm" is the skin's; "a hazy area behind the heart" is placed by the heart)
+        named = set().union(*(sites.get(toks[k].norm, ()) for k in range(first, last + 1))) - _BESIDE_LUNG
+        if named and "lung" not in named:
+            continue
+        out.append(_Cand(toks[lo].start, toks[hi].end, 85.0, "parts", "description"))
+    return out
 
 
 # A one-word target in another form of its word (detail "derivation" of tier "parts")
