@@ -31,7 +31,9 @@ cui            the same concept: a concept of the source target (its ``cui``, it
                Phenotype Ontology layperson synonyms, curated lay terms — or that of the target
                without modifiers) equals the concept of an output phrase: by normal form, or by
                lay key with filler skipped ("fluid around your lungs", "heart is probably
-               enlarged": ``vocabulary``, ``hpo``, ``lay``); a weak curated paraphrase
+               enlarged": ``vocabulary``, ``hpo``, ``lay``), also with a state word in its other
+               form ("damage to the air sacs" ~ "damaged air sacs", "a strained muscle" ~ "muscle
+               strain"); a weak curated paraphrase
                (``related``, low confidence); only the target's last word or two
                ("mediastinal lymphadenopathy" ~ "swollen lymph nodes": ``head_concept``); a
                :class:`cuelex.linking.Linker` run over the output (``linker``), or the ``cui`` of
@@ -1000,6 +1002,8 @@ class _Statement:
     negated: bool = False
     #: its problem word is an ``organ_problem`` one: it answers only where its organs are named
     needs_organ: bool = False
+    #: organ groups its sentence names outside it ("your BONES show wear but no new problems")
+    named: frozenset[str] = frozenset()
 
 
 #: Source levels whose general findings whole-organ statements can answer.
@@ -1107,6 +1111,10 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         table["organ"], table["problem"], table["urgent"], table["normal"], table["study"],
     )  # fmt: skip
     organ_problem = table["organ_problem"]
+    organ_toks: dict[int, list[int]] = {}
+    for k, t in enumerate(idx.tokens):
+        if t.norm in organ:
+            organ_toks.setdefault(t.sent, []).append(k)
     toks = idx.tokens
     n = len(toks)
     out: list[_Statement] = []
@@ -1153,7 +1161,8 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
             return  # "long-term lung disease" names a condition, not the organ's state
         out.append(
             _Statement(
-                toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study, negated(a, b), needs_organ
+                toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study, negated(a, b), needs_organ,
+                frozenset(g for k in organ_toks.get(toks[a].sent, ()) if not a <= k <= b for g in organ[toks[k].norm]),
             )
         )
 
@@ -1281,18 +1290,6 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
     return out
 
 
-def _sentence_organs(idx: OutputIndex, st: _Statement) -> frozenset[str]:
-    """Organ groups the sentence of a statement names outside it (general_findings.tsv organs)."""
-    organ = _normalize.general_findings()["organ"]
-    k = idx.token_at(st.start)
-    if k < 0:
-        return frozenset()
-    sent = idx.tokens[k].sent
-    return frozenset(
-        g for t in idx.tokens if t.sent == sent and not st.start <= t.start < st.end for g in organ.get(t.norm, ())
-    )
-
-
 def _labelled(c: _Cand, tier: str, detail: str) -> _Cand:
     c.tier, c.detail = tier, detail
     return c
@@ -1360,6 +1357,87 @@ def _vocab_concept(phrase: str) -> str | None:
 @lru_cache(maxsize=65536)
 def _vocab_expand(phrase: str) -> str:
     return _normalize.expand_abbreviation(phrase)
+
+
+#: Prepositions after a state noun that say what it is of ("damage TO the air sacs", "swelling OF
+#: the lymph nodes"): the phrase is the participle before the noun ("damaged air sacs").
+_STATE_OF = frozenset({"of", "to", "in", "on"})
+#: Content words looked at after such a preposition.
+STATE_OF_REACH = 3
+
+
+@lru_cache(maxsize=1)
+def _participles() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """(state noun → its participles, participle → its state nouns) for the irregular pairs of
+    ``derived_forms.tsv`` ("swelling" ↔ "swollen", "inflammation" ↔ "inflamed")."""
+    to_part: dict[str, set[str]] = {}
+    to_noun: dict[str, set[str]] = {}
+    for target, pairs in derived_forms().items():
+        for form, kind in pairs:
+            if kind == "form" and form.endswith(("ed", "en")):
+                to_part.setdefault(target, set()).add(form)
+                to_noun.setdefault(form, set()).add(target)
+    return ({k: tuple(sorted(v)) for k, v in to_part.items()}, {k: tuple(sorted(v)) for k, v in to_noun.items()})
+
+
+def _participle_of(noun: str) -> tuple[str, ...]:
+    """Participles a state noun may have: regular ("damage" → damaged, "strain" → strained, "scar"
+    → scarred) and the irregular ones of the derived-forms table."""
+    regular = (noun + "d", noun + "ed", noun + noun[-1] + "ed") if len(noun) >= 3 else ()
+    return tuple(dict.fromkeys((*regular, *_participles()[0].get(noun, ()))))
+
+
+def _noun_of(participle: str) -> tuple[str, ...]:
+    """State nouns a participle may come from ("strained" → strain, "fractured" → fracture,
+    "scarred" → scar, "swollen" → swelling)."""
+    out: list[str] = []
+    if participle.endswith("ed") and len(participle) >= 5:
+        out += [participle[:-1], participle[:-2]]
+        if participle[-3] == participle[-4]:
+            out.append(participle[:-3])
+    out += _participles()[1].get(participle, ())
+    return tuple(dict.fromkeys(out))
+
+
+def _derived_phrases(idx: OutputIndex, cindex: Any) -> list[tuple[int, int, str, str, str]]:
+    """(start, end, concept, source, strength) of output phrases that name an indexed concept in
+    another grammatical form of its state word: a state noun with "of/to/in" for the participle
+    before the noun ("damage to the air sacs" ~ "damaged air sacs"), and a participle before a
+    noun for the compound ("a strained muscle" ~ "muscle strain", "a fractured rib" ~ "rib
+    fracture"). Only phrases the concept index names in the other form are kept, and never one
+    that names a concept as it stands ("collapsed lung" is pneumothorax, not "lung collapse")."""
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[tuple[int, int, str, str, str]] = []
+    for i, t in enumerate(toks):
+        last = seg_of[i][1]
+        if i + 1 > last:
+            continue
+        nxt = toks[i + 1].norm
+        if nxt in _STATE_OF:
+            parts = [p for p in _participle_of(t.norm) if p in _lay_words() or p in _form_last_words()]
+            if not parts:
+                continue
+            ws: list[str] = []
+            for j in range(i + 2, last + 1):
+                w = toks[j].norm
+                if w in _normalize.LAY_FILLER:
+                    continue
+                ws.append(w)
+                for p in parts:
+                    key = [p, *ws]
+                    hits = (*cindex.by_lay.get(_normalize.lay_key(key), ()), *cindex.by_form.get(" ".join(key), ()))
+                    for e in hits:
+                        out.append((t.start, toks[j].end, e.concept_id, e.source, e.strength))
+                if len(ws) >= STATE_OF_REACH:
+                    break
+        elif nxt not in _FUNCTION and nxt not in _normalize.LAY_FILLER:
+            if cindex.by_form.get(f"{t.norm} {nxt}") or cindex.by_lay.get(_normalize.lay_key([t.norm, nxt])):
+                continue  # the phrase names a concept as it stands ("collapsed lung" is pneumothorax)
+            for noun in _noun_of(t.norm):
+                for e in cindex.by_form.get(f"{nxt} {noun}", ()):
+                    out.append((t.start, toks[i + 1].end, e.concept_id, e.source, e.strength))
+    return out
 
 
 _CAPS = regex.compile(r"[A-Z][A-Z0-9]{1,5}s?", regex.V1)
@@ -2025,6 +2103,7 @@ class Aligner:
                         )
                     for e in hits:
                         found.append((toks[kept[a]].start, toks[kept[b]].end, e.concept_id, e.source, e.strength))
+        found += _derived_phrases(idx, cindex)
         for s_, e_, _, c in self._output_abbreviations(idx):
             if c is not None:
                 found.append((s_, e_, c, "abbreviation", "same"))
@@ -2127,10 +2206,9 @@ class Aligner:
             if need and not st.groups and not st.study:
                 # an organ-less statement is about the organs its sentence names ("your bones show
                 # wear and tear but no new problems" says nothing of the heart or lungs)
-                named = _sentence_organs(idx, st)
-                if named and not need & named:
+                if st.named and not need & st.named:
                     continue
-            if st.needs_organ and not st.groups and not (need and need <= _sentence_organs(idx, st)):
+            if st.needs_organ and not st.groups and not (need and need <= st.named):
                 continue  # "no acute change", "not a serious injury": no organ, no statement
             if need and (st.study or need <= st.groups):
                 score = 100.0
