@@ -56,6 +56,9 @@ def test_general_targets(target, groups):
         ("No acute cardiopulmonary abnormality.", "Nothing urgent was found in your heart or lungs.", "UL1"),
         ("No acute cardiopulmonary abnormality.", "Good news: your chest X-ray looks normal.", "UL1"),
         ("No acute osseous abnormality.", "The X-ray showed no sudden problems with your bones.", "UL1"),
+        # an organ-less statement in a sentence about the same organs still answers
+        ("No acute osseous abnormality.", "Your bones show some wear but nothing new.", "UL1"),
+        ("No active disease.", "There is no sign of ongoing illness.", "UL1"),
     ],
 )
 def test_general_statement_levels(source, output, level):
@@ -77,6 +80,13 @@ def test_general_statement_levels(source, output, level):
         ("No acute cardiac abnormality.", "Your heart is a normal size."),
         # a problem word alone, with no organ and nothing urgent, is not a statement
         ("No acute abnormality.", "Call us if you have any problems."),
+        # an organ-less statement is about the organs its sentence names
+        ("No acute cardiopulmonary abnormality.", "Your bones have some wear and tear, but nothing new."),
+        ("No acute cardiopulmonary abnormality.", "Your spine shows some arthritis but no serious problems."),
+        ("No acute osseous abnormality.", "Your heart looks a little big, but nothing urgent was seen."),
+        # an organ_problem word names no statement without its organs: a comparison, a sprain
+        ("No acute osseous abnormality.", "Compared with last time, there is no acute change."),
+        ("No acute cardiopulmonary abnormality.", "Luckily your ankle sprain is not a serious injury."),
     ],
 )
 def test_general_statements_do_not_invent_retention(source, output):

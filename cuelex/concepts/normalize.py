@@ -274,7 +274,7 @@ def word_variants() -> dict[str, str]:
 
 
 #: Roles of ``cuelex/data/general_findings.tsv`` (see the file's header).
-GENERAL_ROLES = ("head", "qualifier", "organ", "problem", "urgent", "normal", "study", "related", "size")
+GENERAL_ROLES = ("head", "qualifier", "organ", "problem", "organ_problem", "urgent", "normal", "study", "related", "size")
 
 
 @lru_cache(maxsize=1)

@@ -31,7 +31,9 @@ cui            the same concept: a concept of the source target (its ``cui``, it
                Phenotype Ontology layperson synonyms, curated lay terms — or that of the target
                without modifiers) equals the concept of an output phrase: by normal form, or by
                lay key with filler skipped ("fluid around your lungs", "heart is probably
-               enlarged": ``vocabulary``, ``hpo``, ``lay``); a weak curated paraphrase
+               enlarged": ``vocabulary``, ``hpo``, ``lay``), also with a state word in its other
+               form ("damage to the air sacs" ~ "damaged air sacs", "a strained muscle" ~ "muscle
+               strain"); a weak curated paraphrase
                (``related``, low confidence); only the target's last word or two
                ("mediastinal lymphadenopathy" ~ "swollen lymph nodes": ``head_concept``); a
                :class:`cuelex.linking.Linker` run over the output (``linker``), or the ``cui`` of
@@ -40,7 +42,11 @@ cui            the same concept: a concept of the source target (its ``cui``, it
                effusion" ~ "effusion": tier ``normalized``, detail ``head``, score 85; the head
                of "fracture of the left rib" is "fracture"), and as a last resort an of-phrase
                its complement after another noun ("sources of anemia" ~ "causes of your
-               anemia": detail ``complement``, low confidence)
+               anemia": detail ``complement``, low confidence). Before the head, a named condition
+               is found by its name alone or with another generic head ("Lyme disease" ~ "a Lyme
+               infection", "carpal tunnel syndrome" ~ "carpal tunnel";
+               ``cuelex/data/named_conditions.tsv``: detail ``named``). In every tier a target that
+               names one side is never matched in an output segment naming only the other
 parts          compositional lay matching: the target's anatomy and finding parts, from its words,
                combining forms and endings (``cuelex/data/lay_parts.tsv``: "nephrolithiasis" =
                nephr- kidney + -lithiasis stone), each said in a lay word within
@@ -52,7 +58,11 @@ parts          compositional lay matching: the target's anatomy and finding part
                arm", "obstruction" ~ "your bowel may be blocked"; ``cuelex/data/derived_forms.tsv``
                for irregular and lay forms), not modifying another noun, not a goal or an
                instruction, a lay verb only said of a body part at the target's site
-               (``derivation``, low confidence)
+               (``derivation``, low confidence); an opacity-family target (opacity,
+               consolidation, infiltrate, airspace disease) described by its look: a look word and
+               a shape noun in one segment ("no solid-looking or cloudy patches", "a part of the
+               lung that looks hazy"; ``cuelex/data/image_descriptions.tsv``), no hard, round or
+               calcified spot, no body site but the lung (``description``, low confidence)
 fuzzy          rapidfuzz ``fuzz.ratio`` of normal forms ≥ ``fuzzy_threshold`` (default 85) for
                targets of at least 7 characters, against output phrases of ±1 word; never
                across a hypo/hyper-style antonym prefix or a different number ("typo")
@@ -163,6 +173,8 @@ CONFIDENCE: dict[str, float] = {
     "cui/normal": 0.75,
     "parts/compose": 0.65,
     "parts/derivation": 0.6,
+    "parts/description": 0.65,
+    "normalized/named": 0.75,
     "normalized/qualifier": 0.8,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
@@ -954,6 +966,21 @@ def other_finding(
     return bool(mine) and not (mine & site)
 
 
+def _other_side(idx: OutputIndex, start: int, sides: frozenset[str]) -> bool:
+    """True when a one-sided target ("left pleural effusion", "left-sided effusion") is matched in
+    an output segment that names only the other side ("fluid around the right lung")."""
+    if not sides:
+        return False
+    k = idx.token_at(start)
+    if k < 0:
+        k = max(bisect_right(idx._token_starts(), start) - 1, 0)
+    if not idx.tokens:
+        return False
+    first, last = idx.segment_of()[k]
+    seen = {idx.tokens[i].norm for i in range(first, last + 1)} & _SIDES
+    return bool(seen) and not seen & sides
+
+
 # --------------------------------------------------------------------------------------------------
 # General findings: whole-organ statements ("No acute cardiopulmonary abnormality")
 # --------------------------------------------------------------------------------------------------
@@ -973,6 +1000,10 @@ class _Statement:
     #: a negation opens the statement or stands shortly before it ("NO urgent problems", "did NOT
     #: show any serious problems"); an organ-less statement must be one to answer a general target
     negated: bool = False
+    #: its problem word is an ``organ_problem`` one: it answers only where its organs are named
+    needs_organ: bool = False
+    #: organ groups its sentence names outside it ("your BONES show wear but no new problems")
+    named: frozenset[str] = frozenset()
 
 
 #: Source levels whose general findings whole-organ statements can answer.
@@ -1079,6 +1110,11 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
     organ, problem, urgent, normal, study = (
         table["organ"], table["problem"], table["urgent"], table["normal"], table["study"],
     )  # fmt: skip
+    organ_problem = table["organ_problem"]
+    organ_toks: dict[int, list[int]] = {}
+    for k, t in enumerate(idx.tokens):
+        if t.norm in organ:
+            organ_toks.setdefault(t.sent, []).append(k)
     toks = idx.tokens
     n = len(toks)
     out: list[_Statement] = []
@@ -1114,7 +1150,9 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
             for k in range(a - _GENERAL_NEG_REACH, b + 1)
         )
 
-    def done(kind: str, a: int, b: int, groups: set[str], is_urgent: bool, seen_study: bool) -> None:
+    def done(
+        kind: str, a: int, b: int, groups: set[str], is_urgent: bool, seen_study: bool, needs_organ: bool = False
+    ) -> None:
         if {"heart", "lung"} <= groups:
             groups.add("chest")
         if not groups and not is_urgent and not seen_study:
@@ -1122,13 +1160,16 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         if same(a, a - 1) and toks[a - 1].norm in _SPECIFIC_BEFORE:
             return  # "long-term lung disease" names a condition, not the organ's state
         out.append(
-            _Statement(toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study, negated(a, b))
+            _Statement(
+                toks[a].start, toks[b].end, kind, frozenset(groups), is_urgent, seen_study, negated(a, b), needs_organ,
+                frozenset(g for k in organ_toks.get(toks[a].sent, ()) if not a <= k <= b for g in organ[toks[k].norm]),
+            )
         )
 
     for i, t in enumerate(toks):
         w = t.norm
         p = -1
-        if w in problem:
+        if w in problem or w in organ_problem:
             p = i
         elif w in ("nothing", "anything") and same(i, i + 1) and toks[i + 1].norm in urgent:
             p = i + 1
@@ -1168,7 +1209,7 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
                 a = _negated_verb(toks, i, same)
             elif p != i:
                 a = i
-            done("general", a, b, groups, is_urgent, seen_study)
+            done("general", a, b, groups, is_urgent, seen_study, toks[p].norm in organ_problem)
             continue
         if w == "size" or w == "sized":
             # "your heart is a normal size", "normal-sized heart", "heart size is normal"
@@ -1316,6 +1357,87 @@ def _vocab_concept(phrase: str) -> str | None:
 @lru_cache(maxsize=65536)
 def _vocab_expand(phrase: str) -> str:
     return _normalize.expand_abbreviation(phrase)
+
+
+#: Prepositions after a state noun that say what it is of ("damage TO the air sacs", "swelling OF
+#: the lymph nodes"): the phrase is the participle before the noun ("damaged air sacs").
+_STATE_OF = frozenset({"of", "to", "in", "on"})
+#: Content words looked at after such a preposition.
+STATE_OF_REACH = 3
+
+
+@lru_cache(maxsize=1)
+def _participles() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """(state noun → its participles, participle → its state nouns) for the irregular pairs of
+    ``derived_forms.tsv`` ("swelling" ↔ "swollen", "inflammation" ↔ "inflamed")."""
+    to_part: dict[str, set[str]] = {}
+    to_noun: dict[str, set[str]] = {}
+    for target, pairs in derived_forms().items():
+        for form, kind in pairs:
+            if kind == "form" and form.endswith(("ed", "en")):
+                to_part.setdefault(target, set()).add(form)
+                to_noun.setdefault(form, set()).add(target)
+    return ({k: tuple(sorted(v)) for k, v in to_part.items()}, {k: tuple(sorted(v)) for k, v in to_noun.items()})
+
+
+def _participle_of(noun: str) -> tuple[str, ...]:
+    """Participles a state noun may have: regular ("damage" → damaged, "strain" → strained, "scar"
+    → scarred) and the irregular ones of the derived-forms table."""
+    regular = (noun + "d", noun + "ed", noun + noun[-1] + "ed") if len(noun) >= 3 else ()
+    return tuple(dict.fromkeys((*regular, *_participles()[0].get(noun, ()))))
+
+
+def _noun_of(participle: str) -> tuple[str, ...]:
+    """State nouns a participle may come from ("strained" → strain, "fractured" → fracture,
+    "scarred" → scar, "swollen" → swelling)."""
+    out: list[str] = []
+    if participle.endswith("ed") and len(participle) >= 5:
+        out += [participle[:-1], participle[:-2]]
+        if participle[-3] == participle[-4]:
+            out.append(participle[:-3])
+    out += _participles()[1].get(participle, ())
+    return tuple(dict.fromkeys(out))
+
+
+def _derived_phrases(idx: OutputIndex, cindex: Any) -> list[tuple[int, int, str, str, str]]:
+    """(start, end, concept, source, strength) of output phrases that name an indexed concept in
+    another grammatical form of its state word: a state noun with "of/to/in" for the participle
+    before the noun ("damage to the air sacs" ~ "damaged air sacs"), and a participle before a
+    noun for the compound ("a strained muscle" ~ "muscle strain", "a fractured rib" ~ "rib
+    fracture"). Only phrases the concept index names in the other form are kept, and never one
+    that names a concept as it stands ("collapsed lung" is pneumothorax, not "lung collapse")."""
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[tuple[int, int, str, str, str]] = []
+    for i, t in enumerate(toks):
+        last = seg_of[i][1]
+        if i + 1 > last:
+            continue
+        nxt = toks[i + 1].norm
+        if nxt in _STATE_OF:
+            parts = [p for p in _participle_of(t.norm) if p in _lay_words() or p in _form_last_words()]
+            if not parts:
+                continue
+            ws: list[str] = []
+            for j in range(i + 2, last + 1):
+                w = toks[j].norm
+                if w in _normalize.LAY_FILLER:
+                    continue
+                ws.append(w)
+                for p in parts:
+                    key = [p, *ws]
+                    hits = (*cindex.by_lay.get(_normalize.lay_key(key), ()), *cindex.by_form.get(" ".join(key), ()))
+                    for e in hits:
+                        out.append((t.start, toks[j].end, e.concept_id, e.source, e.strength))
+                if len(ws) >= STATE_OF_REACH:
+                    break
+        elif nxt not in _FUNCTION and nxt not in _normalize.LAY_FILLER:
+            if cindex.by_form.get(f"{t.norm} {nxt}") or cindex.by_lay.get(_normalize.lay_key([t.norm, nxt])):
+                continue  # the phrase names a concept as it stands ("collapsed lung" is pneumothorax)
+            for noun in _noun_of(t.norm):
+                for e in cindex.by_form.get(f"{nxt} {noun}", ()):
+                    out.append((t.start, toks[i + 1].end, e.concept_id, e.source, e.strength))
+    return out
 
 
 _CAPS = regex.compile(r"[A-Z][A-Z0-9]{1,5}s?", regex.V1)
@@ -1607,8 +1729,13 @@ class Aligner:
     ) -> list[_Cand]:
         """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`)."""
 
+        sides = _SIDES.intersection(words) if len(_SIDES.intersection(words)) == 1 else frozenset()
+
         def fit(cands: list[_Cand]) -> list[_Cand]:
-            return [c for c in cands if not other_finding(idx, c.start, c.end, site, past)]
+            return [
+                c for c in cands
+                if not other_finding(idx, c.start, c.end, site, past) and not _other_side(idx, c.start, sides)
+            ]
 
         def label(cands: list[_Cand], tier: str, detail: str) -> list[_Cand]:
             for c in cands:
@@ -1663,6 +1790,9 @@ class Aligner:
                     if z:
                         return z
                 if "normalized" in self.tiers and words:
+                    h = fit(_named_candidates(words, idx))
+                    if h:
+                        return h
                     h = fit(self._head(words, idx))
                     if h:
                         return [_labelled(c, "normalized", c.detail or "head") for c in h]
@@ -1670,6 +1800,9 @@ class Aligner:
                 c = fit(_parts_candidates(words, idx))
                 if c:
                     return label(c, "parts", "compose")
+                c = fit(_description_candidates(words, idx))
+                if c:
+                    return label(c, "parts", "description")
                 c = fit(_derived_candidates(words, idx, site))
                 if c:
                     return label(c, "parts", "derivation")
@@ -1970,6 +2103,7 @@ class Aligner:
                         )
                     for e in hits:
                         found.append((toks[kept[a]].start, toks[kept[b]].end, e.concept_id, e.source, e.strength))
+        found += _derived_phrases(idx, cindex)
         for s_, e_, _, c in self._output_abbreviations(idx):
             if c is not None:
                 found.append((s_, e_, c, "abbreviation", "same"))
@@ -2069,6 +2203,13 @@ class Aligner:
         for st in _general_statements(idx):
             if st.kind == "size":
                 continue
+            if need and not st.groups and not st.study:
+                # an organ-less statement is about the organs its sentence names ("your bones show
+                # wear and tear but no new problems" says nothing of the heart or lungs)
+                if st.named and not need & st.named:
+                    continue
+            if st.needs_organ and not st.groups and not (need and need <= st.named):
+                continue  # "no acute change", "not a serious injury": no organ, no statement
             if need and (st.study or need <= st.groups):
                 score = 100.0
             elif (
@@ -2529,6 +2670,163 @@ def _parts_clause_ok(
                 return False
         k += 1
     return True
+
+
+# A named condition said by its name (detail "named" of tier "normalized")
+
+NAMED_CONDITION_ROLES = ("head", "course", "qualifier")
+#: Words that may follow a condition's name when it names the condition, not another noun
+#: ("Crohn's IS flaring", "carpal tunnel MAY be the cause").
+_NAME_NEXT = _FUNCTION | _SKIP_IN_LAY | _COPULA | _FOUND_VERBS
+
+
+@lru_cache(maxsize=1)
+def named_conditions(path: Any = None) -> dict[str, frozenset[str]]:
+    """Role → normal-form words from ``cuelex/data/named_conditions.tsv``: the generic heads of a
+    named condition, the course words dropped before its name, the words that make it no name."""
+    path = DATA_DIR / "named_conditions.tsv" if path is None else path
+    columns = ("role", "word", "example_target", "example_output", "expected")
+    out: dict[str, set[str]] = {r: set() for r in NAMED_CONDITION_ROLES}
+    for n, cols in tsv_rows(path, columns, "named condition table"):
+        role, word = cols[0], normal_words(cols[1])
+        if role not in out:
+            raise VocabularyError(f"{path}:{n}: role must be one of {NAMED_CONDITION_ROLES}, got {role!r}")
+        if len(word) != 1 or not cols[2] or not cols[3] or cols[4] not in ("found", "absent"):
+            raise VocabularyError(f"{path}:{n}: expected one word, example_target, example_output, found/absent")
+        out[role].add(word[0])
+    return {r: frozenset(v) for r, v in out.items()}
+
+
+def condition_name(words: Sequence[str]) -> tuple[str, ...]:
+    """The distinctive name of a named-condition target ("chronic Lyme disease" → lyme; "carpal
+    tunnel syndrome" → carpal, tunnel), or () when it is none: no generic head, a qualifier
+    ("viral infection"), or a name of body words only ("kidney disease")."""
+    table = named_conditions()
+    core = [w for w in words if w not in _FUNCTION]
+    if len(core) < 2 or core[-1] not in table["head"]:
+        return ()
+    name = [w for w in core[:-1] if w not in table["course"] and w not in _MODIFIERS]
+    if not name or any(w in table["qualifier"] or w in table["head"] or len(w) < 3 for w in name):
+        return ()
+    body = _body_words() | set(_normalize.general_findings()["organ"])
+    if all(w in body for w in name):
+        return ()
+    return tuple(name)
+
+
+def _named_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """Output occurrences of a named condition's name, alone or with any generic head ("Lyme
+    disease" ~ "a Lyme infection"; "carpal tunnel syndrome" ~ "from carpal tunnel"), not
+    modifying another noun ("carpal tunnel release"). Detail ``named``."""
+    name = condition_name(words)
+    if not name:
+        return []
+    heads = named_conditions()["head"]
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[_Cand] = []
+    for i in idx.occurrences(name[0]):
+        j = i + len(name) - 1
+        first, last = seg_of[i]
+        if j > last or any(toks[i + k].norm != name[k] for k in range(1, len(name))):
+            continue
+        end = j
+        if end + 1 <= last and toks[end + 1].norm in heads:
+            end += 1
+        elif end + 1 <= last and toks[end + 1].norm not in _NAME_NEXT:
+            continue
+        out.append(_Cand(toks[i].start, toks[end].end, 90.0, "normalized", "named"))
+    return out
+
+
+# An imaging finding described by its look (detail "description" of tier "parts")
+
+IMAGE_DESCRIPTION_ROLES = ("target", "look", "shape", "veto")
+#: Words between the look words and the shape noun ("solid-LOOKING or cloudy areas").
+_LOOK_GLUE = frozenset({"or", "and", "looking", "appearing", "slightly", "somewhat", "very", "more", "faint", "faintly", "small"})
+#: Between a shape and its look after it ("a part OF THE LUNG THAT LOOKS A BIT hazy").
+_LOOK_VERBS = frozenset({"look", "looks", "looked", "appear", "appears", "appeared", "seem", "seems", "seemed", "is", "are", "was", "were"})
+_LOOK_AFTER_GLUE = frozenset(
+    """of the your his her their lung lungs left right upper lower middle that which where a bit
+    little slightly somewhat more quite very rather""".split()
+)  # fmt: skip
+#: Sites an opacity is placed by without being theirs ("a hazy area behind the heart").
+_BESIDE_LUNG = frozenset({"heart", "mediastinum"})
+#: How many words the look words may stand before the shape, and the shape before its look after it.
+LOOK_REACH = 3
+LOOK_AFTER_REACH = 9
+
+
+@lru_cache(maxsize=1)
+def image_descriptions(path: Any = None) -> dict[str, frozenset[tuple[str, ...]]]:
+    """Role → normal-word tuples from ``cuelex/data/image_descriptions.tsv``: the opacity-family
+    targets, and the look words, shape nouns and veto words of their lay descriptions."""
+    path = DATA_DIR / "image_descriptions.tsv" if path is None else path
+    columns = ("role", "word", "example_target", "example_output", "expected")
+    out: dict[str, set[tuple[str, ...]]] = {r: set() for r in IMAGE_DESCRIPTION_ROLES}
+    for n, cols in tsv_rows(path, columns, "image description table"):
+        role, word = cols[0], normal_words(cols[1])
+        if role not in out:
+            raise VocabularyError(f"{path}:{n}: role must be one of {IMAGE_DESCRIPTION_ROLES}, got {role!r}")
+        if not word or not cols[2] or not cols[3] or cols[4] not in ("found", "absent"):
+            raise VocabularyError(f"{path}:{n}: expected word, example_target, example_output, found/absent")
+        if role != "target" and len(word) != 1:
+            raise VocabularyError(f"{path}:{n}: look, shape and veto rows hold one word, got {cols[1]!r}")
+        out[role].add(word)
+    return {r: frozenset(v) for r, v in out.items()}
+
+
+def _description_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """Output phrases that describe an opacity-family target by its look: a look word and a shape
+    noun in one segment ("no solid-looking or cloudy patches", "a part of the lung that looks
+    hazy"), no veto word near ("a small hard spot"). Detail ``description``, low confidence."""
+    table = image_descriptions()
+    if not any(words[-len(t):] == t for t in table["target"]):
+        return []
+    look = {w for (w,) in table["look"]}
+    shape = {w for (w,) in table["shape"]}
+    veto = {w for (w,) in table["veto"]}
+    sites = alignment_context()[0]
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[_Cand] = []
+    for j, t in enumerate(toks):
+        if t.norm not in shape:
+            continue
+        first, last = seg_of[j]
+        lo = hi = -1
+        k = j - 1
+        while k >= first and j - k <= LOOK_REACH and (toks[k].norm in look or toks[k].norm in _LOOK_GLUE):
+            if toks[k].norm in look:
+                lo = k
+            k -= 1
+        if lo >= 0:
+            lo, hi = lo, j
+        else:
+            k = j + 1
+            verb = False
+            while k <= last and k - j <= LOOK_AFTER_REACH:
+                w = toks[k].norm
+                if verb and w in look:
+                    lo, hi = j, k
+                    break
+                if w in _LOOK_VERBS:
+                    verb = True
+                elif w not in _LOOK_AFTER_GLUE and w not in _ARTICLES:
+                    break
+                k += 1
+        if lo < 0:
+            continue
+        near = range(max(first, lo - 3), min(last, hi + 4) + 1)
+        if any(toks[k].norm in veto for k in near):
+            continue
+        # a lung finding: a body site named in the segment must take in the lung ("a white patch
+        # on your arm" is the skin's; "a hazy area behind the heart" is placed by the heart)
+        named = set().union(*(sites.get(toks[k].norm, ()) for k in range(first, last + 1))) - _BESIDE_LUNG
+        if named and "lung" not in named:
+            continue
+        out.append(_Cand(toks[lo].start, toks[hi].end, 85.0, "parts", "description"))
+    return out
 
 
 # A one-word target in another form of its word (detail "derivation" of tier "parts")
