@@ -2,7 +2,8 @@
 
 Second annotators, blind to cuelex and to the first annotation, re-annotated documents under the
 same guidelines (``benchmark/data/realtext/second_annotation.jsonl``, offsets only): E1 24
-documents of batches 1–2, G6 24 documents of batch 5. This script compares the two annotations the way ``realtext_eval.py`` compares
+documents of batches 1–2, G6 24 documents of batch 5, G9 16 tune-half documents drawn (seeded) among
+those with a hedged gold pair (eighth session; 4 more of its 20 already had a second reading). This script compares the two annotations the way ``realtext_eval.py`` compares
 cuelex with the gold set — pairs matched one to one by target overlap — and prints pair F1, level
 agreement and Cohen's kappa on the matched pairs, for all pairs and for hedged pairs. The numbers
 are the ceiling to read cuelex's accuracy against: a system cannot be expected to agree with one
