@@ -34,6 +34,7 @@ import os
 import re
 import threading
 import types
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -393,7 +394,11 @@ class Linker:
         """
         self._ensure_matcher()
         segment = text[start:end]
-        if not all(0 <= x <= len(segment) for z in zones for x in z[:4]):
+        size = len(segment)
+        if not all(
+            0 <= z[0] <= size and 0 <= z[1] <= size and 0 <= z[2] <= size and 0 <= z[3] <= size
+            for z in zones
+        ):
             # (windows always hold their pairs; if not, score every candidate of the window)
             cands = self._candidates(text, start, end)
             return {
@@ -407,7 +412,7 @@ class Linker:
             }
         if not segment.strip():
             return {z: None for z in zones}
-        pairs = [(*z[:4], Direction(z[4])) for z in zones]
+        pairs = [(z[0], z[1], z[2], z[3], _DIRECTION_OF[z[4]]) for z in zones]
         zone = tuple((z[2] - NEIGHBOURHOOD, z[3] + NEIGHBOURHOOD) for z in zones)
         # an abbreviation away from every zone is a candidate for no pair (``_eligible``)
         abbreviations = self._abbreviation_hits(
@@ -424,11 +429,13 @@ class Linker:
 
         def base(cs: int, ce: int, k: int) -> tuple[float, bool] | None:
             key = (cs, ce, k)
-            if key in bases:
-                return bases[key]
-            qs, qe, ts, te, d = pairs[k]
-            got = bases[key] = _score_base(cs, ce, segment[cs:ce], qs, qe, ts, te, d, segment)
-            return got
+            got = bases.get(key, _UNSEEN)
+            if got is _UNSEEN:
+                qs, qe, ts, te, d = pairs[k]
+                got = bases[key] = _score_base(
+                    cs, ce, segment[cs:ce], qs, qe, ts, te, d, segment
+                )
+            return got  # type: ignore[return-value]
 
         def score(cs: int, ce: int, k: int, similarity: float) -> float | None:
             # a candidate for a pair overlaps its target or lies within NEIGHBOURHOOD of it
@@ -450,6 +457,13 @@ class Linker:
             found(s - start, e - start, 1.0)
         kept: dict[int, tuple[_NgramMatch, ...]] = {}
         looked: set[int] = set()
+        # n-gram starts never decrease (``_zone_ngrams`` makes them token by token): the n-grams
+        # that start after a pair's reach are a tail of the list, cut off by bisection
+        ng_starts = [t[0] for t in ngrams]
+        ng_ends = [t[1] for t in ngrams]
+        # the bound's terms as ``_score`` adds them (same operations in the same order)
+        w_overlap, w_coverage = W_OVERLAP, W_COVERAGE
+        w_proximity, w_direction, w_similarity = W_PROXIMITY * 1.0, W_DIRECTION * 1.0, W_SIMILARITY * 1.0
         for k, (qs, qe, ts, te, d) in enumerate(pairs):
             # the n-grams near this pair's target, by the cheap bound of their score (highest
             # first, ties in n-gram order): once it falls below the best score found for the pair,
@@ -459,9 +473,11 @@ class Linker:
             near = []
             apart = []  # n-grams near the target that do not overlap it: the lowest bound, all tied
             reach_lo, reach_hi = ts - NEIGHBOURHOOD, te + NEIGHBOURHOOD
-            for g, (a, b, _, _) in enumerate(ngrams):
-                if a > reach_hi or b < reach_lo:
+            for g in range(bisect_right(ng_starts, reach_hi)):
+                b = ng_ends[g]
+                if b < reach_lo:
                     continue
+                a = ng_starts[g]
                 inter = (b if b < te else te) - (a if a > ts else ts)
                 if inter <= 0:
                     apart.append(g)
@@ -469,11 +485,11 @@ class Linker:
                 near.append(
                     (
                         -(
-                            W_OVERLAP * (inter / (b - a if b - a > 1 else 1))
-                            + W_COVERAGE * (inter / tl)
-                            + W_PROXIMITY * 1.0
-                            + W_DIRECTION * 1.0
-                            + W_SIMILARITY * 1.0
+                            w_overlap * (inter / (b - a if b - a > 1 else 1))
+                            + w_coverage * (inter / tl)
+                            + w_proximity
+                            + w_direction
+                            + w_similarity
                         ),
                         g,
                     )
@@ -848,6 +864,10 @@ def _apply(text: str, pair: CueTargetPair, outcome: _Outcome, origin: int) -> Cu
     )
 
 
+_UNSEEN = object()  # a key not in a dict whose values may be None
+_exp = math.exp
+_DIRECTION_OF = {d.value: d for d in Direction}  # ``Direction(value)`` as a dict
+
 _MEMO_MAX_ENTRIES = 8192  # memoised windows (and look-ups per reader, x8); emptied when full
 _MEMO_MAX_CHARS = 2000
 
@@ -917,14 +937,19 @@ def _score_base(
     """The part of ``_score`` that does not depend on the similarity (the sum of its first four
     terms, in ``_score``'s order of addition) and whether the generic-head penalty applies; None
     when [cs, ce) is not a candidate for the pair. Candidates on one span share it."""
-    if not _eligible(cs, ce, qs, qe, ts, te, text):
+    # (integer offsets: the conditional expressions are ``min``/``max`` without the calls)
+    if cs < qe and ce > qs:  # ``_eligible``, inline: overlaps the cue, never a target
         return None
-    inter = max(0, min(ce, te) - max(cs, ts))
-    overlap = inter / max(1, ce - cs)
-    coverage = inter / max(1, te - ts)
+    inter = (ce if ce < te else te) - (cs if cs > ts else ts)
+    if inter <= 0:
+        inter = 0
+        if not _eligible(cs, ce, qs, qe, ts, te, text):  # a neighbour: the other tests
+            return None
+    overlap = inter / (ce - cs if ce - cs > 1 else 1)
+    coverage = inter / (te - ts if te - ts > 1 else 1)
     after = cs >= qe
     gap = cs - qe if after else qs - ce
-    proximity = math.exp(-max(0, gap) / PROXIMITY_SCALE)
+    proximity = _exp(-(gap if gap > 0 else 0) / PROXIMITY_SCALE)
     if pair_direction is Direction.FORWARD:
         direction = 1.0 if after else 0.0
     elif pair_direction is Direction.BACKWARD:
@@ -1151,19 +1176,25 @@ def _check_pair(text: str, p: CueTargetPair, i: int) -> None:
     if not isinstance(p, CueTargetPair):
         raise LinkingError(f"pair {i}: expected a CueTargetPair, got {type(p).__name__}")
     n = len(text)
-    for name, s, e, expected in (
-        ("cue", p.cue_start, p.cue_end, p.cue_text),
-        ("target", p.target_start, p.target_end, p.target_text),
+    d = p.__dict__  # (the fields, read once; a pair's fields are plain attributes)
+    qs, qe, ts, te = d["cue_start"], d["cue_end"], d["target_start"], d["target_end"]
+    if not (0 <= qs <= qe <= n and 0 <= ts <= te <= n) or (
+        text[qs:qe] != d["cue_text"] or text[ts:te] != d["target_text"]
     ):
-        if not (0 <= s <= e <= n):
-            raise LinkingError(
-                f"pair {i}: {name} offsets [{s}, {e}) fall outside the text (length {n})"
-            )
-        if text[s:e] != expected:
-            raise LinkingError(
-                f"pair {i}: text[{s}:{e}] is {text[s:e]!r} but {name}_text is {expected!r}; "
-                "was the pair extracted from a different text?"
-            )
+        # which test failed, in the order cue then target
+        for name, s, e, expected in (
+            ("cue", qs, qe, d["cue_text"]),
+            ("target", ts, te, d["target_text"]),
+        ):
+            if not (0 <= s <= e <= n):
+                raise LinkingError(
+                    f"pair {i}: {name} offsets [{s}, {e}) fall outside the text (length {n})"
+                )
+            if text[s:e] != expected:
+                raise LinkingError(
+                    f"pair {i}: text[{s}:{e}] is {text[s:e]!r} but {name}_text is {expected!r}; "
+                    "was the pair extracted from a different text?"
+                )
     if not (0 <= p.sentence_start <= p.sentence_end <= n):
         raise LinkingError(
             f"pair {i}: sentence offsets [{p.sentence_start}, {p.sentence_end}) "
