@@ -614,6 +614,18 @@ way), the first-character form of the prefilter without the word-boundary split,
 tuples, `__slots__` on the per-sentence records. What is left is Python per sentence and per
 scan stop; 10,000 reports/s still needs the analysis compiled.
 
+Linking, the same session (`benchmark/link_ab.py`: `linking.py` of a git revision beside the
+current one, links checked identical first, then the linkers taking turns every 20 texts on cold
+passes): a cold linked pass spends 35–40% in QuickUMLS's simstring look-ups (2,904 distinct
+n-grams over the IU reports, 92% of them returning nothing), ~30% in the scoring loops, ~14% in
+tokens, n-grams and abbreviations and ~12% per pair outside the windows. A pair's n-gram loop now
+stops at its reach (bisection: n-gram starts never decrease) and the span part of the score is
+inlined with the same additions in the same order (same floats): linking old/new 1.035 (IU), 1.032
+(ACI), medians of 5 rounds. Because `extract` got faster in the same session, the link-cost ratio
+did not fall: 2.08–2.34× (IU) and ~1.98× (ACI) across this session's runs, the bar not met. What is
+left: an exact memo of a pair's outcome keyed on the text its n-grams reach, a prefilter before
+simstring, or compiled scoring loops.
+
 ## Linking
 
 {link_table}
