@@ -2680,21 +2680,34 @@ NAMED_CONDITION_ROLES = ("head", "course", "qualifier")
 _NAME_NEXT = _FUNCTION | _SKIP_IN_LAY | _COPULA | _FOUND_VERBS
 
 
+def _role_word_table(
+    path: Any, roles: tuple[str, ...], phrase_roles: tuple[str, ...], what: str
+) -> dict[str, frozenset[tuple[str, ...]]]:
+    """Role → normal-word tuples of a ``role, word, example_target, example_output, expected`` table
+    (named conditions, image descriptions): every row has a known role, its word and a tested
+    example; only ``phrase_roles`` rows may hold more than one word. A bad row raises
+    :class:`VocabularyError` naming file and line."""
+    columns = ("role", "word", "example_target", "example_output", "expected")
+    out: dict[str, set[tuple[str, ...]]] = {r: set() for r in roles}
+    for n, cols in tsv_rows(path, columns, what):
+        role, word = cols[0], normal_words(cols[1])
+        if role not in out:
+            raise VocabularyError(f"{path}:{n}: role must be one of {roles}, got {role!r}")
+        if not word or not cols[2] or not cols[3] or cols[4] not in ("found", "absent"):
+            raise VocabularyError(f"{path}:{n}: expected word, example_target, example_output, found/absent")
+        if role not in phrase_roles and len(word) != 1:
+            raise VocabularyError(f"{path}:{n}: {role} rows hold one word, got {cols[1]!r}")
+        out[role].add(word)
+    return {r: frozenset(v) for r, v in out.items()}
+
+
 @lru_cache(maxsize=1)
 def named_conditions(path: Any = None) -> dict[str, frozenset[str]]:
     """Role → normal-form words from ``cuelex/data/named_conditions.tsv``: the generic heads of a
     named condition, the course words dropped before its name, the words that make it no name."""
     path = DATA_DIR / "named_conditions.tsv" if path is None else path
-    columns = ("role", "word", "example_target", "example_output", "expected")
-    out: dict[str, set[str]] = {r: set() for r in NAMED_CONDITION_ROLES}
-    for n, cols in tsv_rows(path, columns, "named condition table"):
-        role, word = cols[0], normal_words(cols[1])
-        if role not in out:
-            raise VocabularyError(f"{path}:{n}: role must be one of {NAMED_CONDITION_ROLES}, got {role!r}")
-        if len(word) != 1 or not cols[2] or not cols[3] or cols[4] not in ("found", "absent"):
-            raise VocabularyError(f"{path}:{n}: expected one word, example_target, example_output, found/absent")
-        out[role].add(word[0])
-    return {r: frozenset(v) for r, v in out.items()}
+    table = _role_word_table(path, NAMED_CONDITION_ROLES, (), "named condition table")
+    return {r: frozenset(w for (w,) in v) for r, v in table.items()}
 
 
 def condition_name(words: Sequence[str]) -> tuple[str, ...]:
@@ -2762,18 +2775,7 @@ def image_descriptions(path: Any = None) -> dict[str, frozenset[tuple[str, ...]]
     """Role → normal-word tuples from ``cuelex/data/image_descriptions.tsv``: the opacity-family
     targets, and the look words, shape nouns and veto words of their lay descriptions."""
     path = DATA_DIR / "image_descriptions.tsv" if path is None else path
-    columns = ("role", "word", "example_target", "example_output", "expected")
-    out: dict[str, set[tuple[str, ...]]] = {r: set() for r in IMAGE_DESCRIPTION_ROLES}
-    for n, cols in tsv_rows(path, columns, "image description table"):
-        role, word = cols[0], normal_words(cols[1])
-        if role not in out:
-            raise VocabularyError(f"{path}:{n}: role must be one of {IMAGE_DESCRIPTION_ROLES}, got {role!r}")
-        if not word or not cols[2] or not cols[3] or cols[4] not in ("found", "absent"):
-            raise VocabularyError(f"{path}:{n}: expected word, example_target, example_output, found/absent")
-        if role != "target" and len(word) != 1:
-            raise VocabularyError(f"{path}:{n}: look, shape and veto rows hold one word, got {cols[1]!r}")
-        out[role].add(word)
-    return {r: frozenset(v) for r, v in out.items()}
+    return _role_word_table(path, IMAGE_DESCRIPTION_ROLES, ("target",), "image description table")
 
 
 def _description_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:

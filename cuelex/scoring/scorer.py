@@ -917,8 +917,13 @@ def _copula_hedge(output: str, start: int) -> Cue | None:
     m = _COPULA_HEDGE.search(output, max(0, start - 60), start)
     if m is None or _NEG_BEFORE.search(output, max(0, m.start() - 30), m.start()):
         return None
+    return _copula_cue(m.group("cue"), m.start("cue"))
+
+
+def _copula_cue(text: str, start: int) -> Cue:
+    """The UL2 cue of a hedging linking verb ("seems", "looks like") at ``start``."""
     return Cue(
-        text=m.group("cue"), start=m.start("cue"), end=m.end("cue"), level=Level.UL2,
+        text=text, start=start, end=start + len(text), level=Level.UL2,
         rule_id="ul2.copula_hedge", direction=Direction.FORWARD,
     )  # fmt: skip
 
@@ -1166,14 +1171,15 @@ def _named(
     q = _governing_pair(output, prev, sent, by_cue)
     if q is not None:
         return q.level, _as_cue(q)
-    for m in regex.finditer(r"(?<![\w'’])(seems?|appears?|looks?)[ \t]+(?:like|to)\b", output[prev:sent], regex.IGNORECASE):
+    for m in _LINKING_HEDGE.finditer(output[prev:sent]):
         if not _NEG_BEFORE.search(output, max(prev, prev + m.start() - 30), prev + m.start()):
-            cue = Cue(
-                text=m.group(1), start=prev + m.start(1), end=prev + m.end(1), level=Level.UL2,
-                rule_id="ul2.copula_hedge", direction=Direction.FORWARD,
-            )  # fmt: skip
-            return Level.UL2, cue
+            return Level.UL2, _copula_cue(m.group(1), prev + m.start(1))
     return None
+
+
+#: A hedging linking verb anywhere in the sentence a naming sentence follows ("your heart looks
+#: like it is bigger than normal. This is called cardiomegaly").
+_LINKING_HEDGE = regex.compile(r"(?<![\w'’])(seems?|appears?|looks?)[ \t]+(?:like|to)\b", regex.IGNORECASE)
 
 
 def _example_of(
