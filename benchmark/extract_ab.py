@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import speed
@@ -68,6 +69,28 @@ def _fields(pairs: list) -> list[dict]:
     return [p.model_dump() for p in pairs]
 
 
+def timed_turns(n: int, runners: dict[str, Callable[[int, int], None]], round_: int) -> dict[str, float]:
+    """CPU seconds each runner takes over items ``[0, n)``, run in turns of CHUNK items (a runner
+    is called with a chunk's bounds); the order alternates from chunk to chunk and round to round,
+    so a change of machine load falls on both alike."""
+    keys = tuple(runners)
+    took = dict.fromkeys(keys, 0.0)
+    for k in range(0, n, CHUNK):
+        for key in keys if (round_ + k // CHUNK) % 2 == 0 else keys[::-1]:
+            t0 = time.process_time()
+            runners[key](k, k + CHUNK)
+            took[key] += time.process_time() - t0
+    return took
+
+
+def _extract_runner(engine: Engine, texts: list[str]) -> Callable[[int, int], None]:
+    def run(lo: int, hi: int) -> None:
+        for t in texts[lo:hi]:
+            engine.extract(t)
+
+    return run
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rev", default="e595cd9", help="git revision of the old engine module")
@@ -96,19 +119,10 @@ def main(argv: list[str] | None = None) -> int:
                 engine.extract(t)
         ratios = []
         for r in range(args.rounds):
-            took = {"old": 0.0, "new": 0.0}
             for engine in engines.values():
                 engine.clear_memo()
             gc.collect()
-            for k in range(0, len(texts), CHUNK):  # the engines take turns every CHUNK texts
-                chunk = texts[k : k + CHUNK]
-                order = ("old", "new") if (r + k // CHUNK) % 2 == 0 else ("new", "old")
-                for key in order:
-                    extract = engines[key].extract
-                    t0 = time.process_time()
-                    for t in chunk:
-                        extract(t)
-                    took[key] += time.process_time() - t0
+            took = timed_turns(len(texts), {k: _extract_runner(e, texts) for k, e in engines.items()}, r)
             ratios.append(took["old"] / took["new"])
             print(
                 f"{name} round {r + 1}: old {took['old'] / len(texts) * 1e6:,.0f} µs/doc, "

@@ -21,15 +21,13 @@ import gc
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 import speed
-from extract_ab import _load
+from extract_ab import _fields, _load, timed_turns
 
 import cuelex
 from cuelex.concepts.linking import Linker
-
-CHUNK = 20  # texts per turn
-
 
 def old_linker_class(rev: str) -> type:
     """``Linker`` as it was at ``rev``, beside the current one."""
@@ -37,8 +35,13 @@ def old_linker_class(rev: str) -> type:
     return module.Linker  # type: ignore[attr-defined, no-any-return]
 
 
-def _fields(pairs: list) -> list[dict]:
-    return [p.model_dump() for p in pairs]
+def _link_runner(linker: Linker, texts: list[str], pairs: list[list]) -> Callable[[int, int], None]:
+    def run(lo: int, hi: int) -> None:
+        for t, ps in zip(texts[lo:hi], pairs[lo:hi]):
+            if ps:
+                linker.link(t, ps)
+
+    return run
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,19 +69,10 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.process_time()
             pairs = [engine.extract(t) for t in texts]
             extract = time.process_time() - t0
-            took = {"old": 0.0, "new": 0.0}
             for linker in linkers.values():
                 linker.clear_memo()
             gc.collect()
-            for k in range(0, len(texts), CHUNK):  # the linkers take turns every CHUNK texts
-                order = ("old", "new") if (r + k // CHUNK) % 2 == 0 else ("new", "old")
-                for key in order:
-                    link = linkers[key].link
-                    t0 = time.process_time()
-                    for t, ps in zip(texts[k : k + CHUNK], pairs[k : k + CHUNK]):
-                        if ps:
-                            link(t, ps)
-                    took[key] += time.process_time() - t0
+            took = timed_turns(len(texts), {k: _link_runner(lk, texts, pairs) for k, lk in linkers.items()}, r)
             ratios.append(took["old"] / took["new"])
             for key in took:
                 costs[key].append((extract + took[key]) / extract)
