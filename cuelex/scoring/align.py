@@ -21,7 +21,10 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
                "pulmonary finding": ``ellipsis``); a recurrence or persistence qualifier said by
                a verb after the finding ("recurrent symptoms" ~ "your symptoms have not come
                back", "persistent fever" ~ "the fever persisted": ``qualifier``, the span from
-               the finding to the verb so its level is read from what stands between)
+               the finding to the verb so its level is read from what stands between); a UL5
+               course of not getting better said in other words under a condition ("if he fails
+               to improve" ~ "if no improvement", "if physical therapy doesn't help":
+               ``course``, ``cuelex/data/course_wording.tsv``; read as the contingency)
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
@@ -176,6 +179,7 @@ CONFIDENCE: dict[str, float] = {
     "parts/description": 0.65,
     "normalized/named": 0.75,
     "normalized/qualifier": 0.8,
+    "normalized/course": 0.75,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
 }
@@ -1064,6 +1068,74 @@ def _course_subject(p: CueTargetPair) -> str | None:
     return first if rest and first.lower() in ("symptoms", "symptom") else None
 
 
+#: A word that opens a condition: a course phrase after it in its clause is a contingency.
+_CONDITION = regex.compile(r"(?<![\w'’])(?:if|unless|should|in[ \t]+case)(?![\w'’])", regex.V1 | regex.IGNORECASE)
+#: What ends the clause before a course phrase ("Rest. If not better, call"; "If no improvement → MRI").
+_COURSE_CLAUSE_END = regex.compile(r"[.;:!?\n→()]|—|–|(?<![\w'’])(?:then|but)(?![\w'’])", regex.V1 | regex.IGNORECASE)
+#: Words at most between the condition word and the course phrase ("if PHYSICAL THERAPY doesn't help").
+COURSE_REACH = 6
+#: Words at most before the course phrase in a source target ("HER SYMPTOMS do not improve").
+COURSE_SUBJECT_MAX = 3
+
+
+@lru_cache(maxsize=1)
+def course_wording() -> Any:
+    """The predicates of ``cuelex/data/course_wording.tsv`` (a condition that does not get better:
+    "fails to improve", "no improvement", "doesn't help") as one case-insensitive pattern on word
+    boundaries; a bad row raises ``VocabularyError`` naming file and line."""
+    path = DATA_DIR / "course_wording.tsv"
+    parts = []
+    for n, (pattern, example) in tsv_rows(path, ("pattern", "example"), "course wording table"):
+        if not pattern.strip() or not example.strip():
+            raise VocabularyError(f"{path}:{n}: expected a pattern and an example")
+        try:
+            regex.compile(pattern, regex.V1)
+        except regex.error as e:
+            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} does not compile: {e}") from e
+        parts.append(pattern.replace(" ", r"[ \t]+"))
+    return regex.compile(r"(?<![\w'’])(?:" + "|".join(parts) + r")(?![\w'’])", regex.V1 | regex.IGNORECASE)
+
+
+def course_target(p: CueTargetPair) -> bool:
+    """True for a UL5 target that is a course of not getting better ("fails to improve", "symptoms
+    do not improve"): the rewrite may say it in other words, found by :func:`course_condition`."""
+    if p.level is not Level.UL5:
+        return False
+    text = p.target_text.strip()
+    last = None
+    for last in course_wording().finditer(text):
+        pass
+    if last is None or text[last.end() :].strip():
+        return False
+    return len(_WORD.findall(text[: last.start()])) <= COURSE_SUBJECT_MAX
+
+
+def course_condition(text: str, start: int) -> tuple[int, int] | None:
+    """The condition word ("if", "unless", "should") that governs a course phrase at ``start`` in its
+    clause, at most :data:`COURSE_REACH` words before it ("if your shoulder isn't feeling better",
+    "injection if no improvement"), else None."""
+    lo = max(0, start - 120)
+    before = text[lo:start]
+    ends = list(_COURSE_CLAUSE_END.finditer(before))
+    cut = ends[-1].end() if ends else 0
+    conds = list(_CONDITION.finditer(before, cut))
+    if not conds:
+        return None
+    cond = conds[-1]
+    if len(_WORD.findall(before[cond.end() :])) > COURSE_REACH:
+        return None
+    return lo + cond.start(), lo + cond.end()
+
+
+def _course_matches(idx: OutputIndex) -> list[_Cand]:
+    """Every course phrase of an output said under a condition (detail ``course``)."""
+    out = []
+    for m in course_wording().finditer(idx.text):
+        if course_condition(idx.text, m.start()) is not None:
+            out.append(_Cand(m.start(), m.end(), 100.0, tier="normalized", detail="course"))
+    return out
+
+
 def general_target(words: Sequence[str]) -> frozenset[str] | None:
     """The organ groups a general source target is about ("acute cardiopulmonary abnormality" →
     heart, lung; "acute abnormality" → none), or None when the target names a specific finding.
@@ -1584,6 +1656,10 @@ class Aligner:
                             rivals=names,
                         )
                     )
+            if not cands and "normalized" in self.tiers and course_target(p):
+                # "if he fails to improve" ~ "if no improvement", "if physical therapy doesn't help":
+                # the contingency on the course, said in the rewrite's own words under a condition
+                cands = found[key] = self._distinct(_course_matches(idx))
             if not cands and (subject := _course_subject(p)) is not None:
                 # "symptoms do not improve": a rewrite says the course in its own words ("do not get
                 # better"); the contingency is found through its subject, whose level is read there

@@ -40,7 +40,7 @@ from ..levels import Level
 from ..pipeline import get_engine, get_linker, run_pipeline
 from ..records import Cue, CueTargetPair, Direction
 from . import metrics as M
-from .align import AlignedTarget, Aligner, OutputIndex
+from .align import AlignedTarget, Aligner, OutputIndex, course_condition
 from .bertscore import bertscore as _bertscore
 from .bertscore import resolve_model_path
 
@@ -543,6 +543,16 @@ class _Scorer:
                     m = m.model_copy(update={"start": span[0], "end": span[1], "text": output[span[0] : span[1]]})
                     level, cue, how = body.level, _as_cue(body), "heading_body"
                     span_end = m.end
+            if m.detail == "course" and level is not Level.UL5:
+                # a course of not getting better under a condition ("if no improvement", "if you
+                # aren't feeling better"): the condition makes it a contingency, whatever its "not"
+                cond = course_condition(output, m.start)
+                if cond is not None:
+                    level, how = Level.UL5, "course"
+                    cue = Cue(
+                        text=output[cond[0] : cond[1]], start=cond[0], end=cond[1], level=Level.UL5,
+                        rule_id="ul5.course_condition", direction=Direction.FORWARD,
+                    )  # fmt: skip
             if m.detail == "normal":
                 # "your heart and lungs look normal" states the general finding's absence; only a
                 # cue inside the statement qualifies it ("probably look normal", "are not normal"),
