@@ -1078,36 +1078,53 @@ COURSE_REACH = 6
 COURSE_SUBJECT_MAX = 3
 
 
+#: The roles of ``cuelex/data/course_wording.tsv``.
+COURSE_ROLES = ("not_better", "worse", "abnormal")
+
+
 @lru_cache(maxsize=1)
-def course_wording() -> Any:
-    """The predicates of ``cuelex/data/course_wording.tsv`` (a condition that does not get better:
-    "fails to improve", "no improvement", "doesn't help") as one case-insensitive pattern on word
-    boundaries; a bad row raises ``VocabularyError`` naming file and line."""
+def course_wording() -> dict[str, Any]:
+    """Role → one case-insensitive pattern on word boundaries of the rows of
+    ``cuelex/data/course_wording.tsv`` (a course that does not get better, that gets worse, a test
+    that shows something wrong); a bad row raises ``VocabularyError`` naming file and line."""
     path = DATA_DIR / "course_wording.tsv"
-    parts = []
-    for n, (pattern, example) in tsv_rows(path, ("pattern", "example"), "course wording table"):
+    parts: dict[str, list[str]] = {r: [] for r in COURSE_ROLES}
+    for n, (role, pattern, example) in tsv_rows(path, ("role", "pattern", "example"), "course wording table"):
+        if role not in parts:
+            raise VocabularyError(f"{path}:{n}: role must be one of {COURSE_ROLES}, got {role!r}")
         if not pattern.strip() or not example.strip():
             raise VocabularyError(f"{path}:{n}: expected a pattern and an example")
         try:
             regex.compile(pattern, regex.V1)
         except regex.error as e:
             raise VocabularyError(f"{path}:{n}: pattern {pattern!r} does not compile: {e}") from e
-        parts.append(pattern.replace(" ", r"[ \t]+"))
-    return regex.compile(r"(?<![\w'’])(?:" + "|".join(parts) + r")(?![\w'’])", regex.V1 | regex.IGNORECASE)
+        parts[role].append(pattern.replace(" ", r"[ \t]+"))
+    return {
+        role: regex.compile(r"(?<![\w'’])(?:" + "|".join(rows) + r")(?![\w'’])", regex.V1 | regex.IGNORECASE)
+        for role, rows in parts.items()
+        if rows
+    }
 
 
-def course_target(p: CueTargetPair) -> bool:
-    """True for a UL5 target that is a course of not getting better ("fails to improve", "symptoms
-    do not improve"): the rewrite may say it in other words, found by :func:`course_condition`."""
+def course_target(p: CueTargetPair) -> str | None:
+    """The role of a UL5 target that a rewrite may say in its own words under a condition: a course
+    of not getting better ("fails to improve", "symptoms do not improve": ``not_better``) or of
+    getting worse ("symptoms worsen": ``worse``), or an organ-less general finding of a test ("if
+    there are abnormalities": ``abnormal``); else None."""
     if p.level is not Level.UL5:
-        return False
+        return None
     text = p.target_text.strip()
-    last = None
-    for last in course_wording().finditer(text):
-        pass
-    if last is None or text[last.end() :].strip():
-        return False
-    return len(_WORD.findall(text[: last.start()])) <= COURSE_SUBJECT_MAX
+    if general_target(normal_words(text)) == frozenset():
+        return "abnormal" if "abnormal" in course_wording() else None
+    for role in ("not_better", "worse"):
+        pattern = course_wording().get(role)
+        last = None
+        for last in pattern.finditer(text) if pattern is not None else ():
+            pass
+        if last is not None and not text[last.end() :].strip():
+            if len(_WORD.findall(text[: last.start()])) <= COURSE_SUBJECT_MAX:
+                return role
+    return None
 
 
 def course_condition(text: str, start: int) -> tuple[int, int] | None:
@@ -1127,13 +1144,16 @@ def course_condition(text: str, start: int) -> tuple[int, int] | None:
     return lo + cond.start(), lo + cond.end()
 
 
-def _course_matches(idx: OutputIndex) -> list[_Cand]:
-    """Every course phrase of an output said under a condition (detail ``course``)."""
-    out = []
-    for m in course_wording().finditer(idx.text):
-        if course_condition(idx.text, m.start()) is not None:
-            out.append(_Cand(m.start(), m.end(), 100.0, tier="normalized", detail="course"))
-    return out
+def _course_matches(idx: OutputIndex, role: str) -> list[_Cand]:
+    """Every phrase of a course role said in an output under a condition (detail ``course``)."""
+    pattern = course_wording().get(role)
+    if pattern is None:
+        return []
+    return [
+        _Cand(m.start(), m.end(), 100.0, tier="normalized", detail="course")
+        for m in pattern.finditer(idx.text)
+        if course_condition(idx.text, m.start()) is not None
+    ]
 
 
 def general_target(words: Sequence[str]) -> frozenset[str] | None:
@@ -1656,10 +1676,10 @@ class Aligner:
                             rivals=names,
                         )
                     )
-            if not cands and "normalized" in self.tiers and course_target(p):
+            if not cands and "normalized" in self.tiers and (role := course_target(p)) is not None:
                 # "if he fails to improve" ~ "if no improvement", "if physical therapy doesn't help":
                 # the contingency on the course, said in the rewrite's own words under a condition
-                cands = found[key] = self._distinct(_course_matches(idx))
+                cands = found[key] = self._distinct(_course_matches(idx, role))
             if not cands and (subject := _course_subject(p)) is not None:
                 # "symptoms do not improve": a rewrite says the course in its own words ("do not get
                 # better"); the contingency is found through its subject, whose level is read there
