@@ -178,3 +178,14 @@ def test_single_emphasis_is_read_through(source: str, output: str, target: str, 
 def test_a_text_scored_against_itself_is_preserved(text: str) -> None:
     r = scorer.score(text, text, n_boot=0)
     assert all(p.fate == "preserved" for p in r.pairs), [(p.source.target_text, p.fate) for p in r.pairs]
+
+
+def test_a_condition_named_inside_a_cue_takes_its_level() -> None:
+    """ "One sign of dehydration to watch for is dizziness": the condition the sign is of is inside
+    the UL5 cue and is read at its level; an object in a cue's slot ("watch the wound for") is not."""
+    src = "We discussed his increased risk of dehydration. We will check the wound."
+    p = scored_pair(src, "One sign of dehydration to watch for is dizziness.", "dehydration")
+    assert (p.output_level.value, p.level_source) == ("UL5", "in_cue")
+    r = scorer.score(src, "Watch the wound for redness. Dehydration is a risk.", n_boot=0)
+    (q,) = [q for q in r.pairs if q.source.target_text == "dehydration"]
+    assert q.level_source != "in_cue"

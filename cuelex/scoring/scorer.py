@@ -20,7 +20,7 @@ import logging
 import math
 import sys
 import time
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -543,6 +543,10 @@ class _Scorer:
                     m = m.model_copy(update={"start": span[0], "end": span[1], "text": output[span[0] : span[1]]})
                     level, cue, how = body.level, _as_cue(body), "heading_body"
                     span_end = m.end
+            if level is Level.ASSERTED and cue is None:
+                host = _cue_around(m.start, m.end, by_cue)
+                if host is not None:
+                    level, cue, how = host.level, _as_cue(host), "in_cue"
             if m.detail == "course" and level is not Level.UL5:
                 # a course of not getting better under a condition ("if no improvement", "if you
                 # aren't feeling better"): the condition makes it a contingency, whatever its "not"
@@ -727,6 +731,23 @@ def _inner_cue(
         if q.cue_end <= end and not q.rule_id.startswith("alt."):
             best = q
     return best
+
+
+def _cue_around(
+    start: int, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The output pair whose cue's own words contain [start, end) as the complement of "of" ("one
+    sign OF DEHYDRATION to watch for is dizziness"): a condition named inside the cue is what the
+    cue is about, at its level (an object in a cue's slot, "watch THE WOUND for", is not)."""
+    ordered, cue_starts = by_cue
+    for q in reversed(ordered[bisect_left(cue_starts, max(0, start - 200)) : bisect_right(cue_starts, start)]):
+        if q.cue_start <= start and end <= q.cue_end and not q.rule_id.startswith("alt."):
+            lead = q.cue_text[: start - q.cue_start]
+            return q if _OF_BEFORE.search(lead) else None
+    return None
+
+
+_OF_BEFORE = regex.compile(r"(?<![\w'’])of[ \t]+(?:(?:an?|the|your|his|her|their)[ \t]+)?$", regex.V1 | regex.IGNORECASE)
 
 
 def _as_cue(q: CueTargetPair) -> Cue:
