@@ -50,6 +50,11 @@ def test_negated_copula_is_not_a_hedge(output: str) -> None:
          "aspiration", "UL3"),
         ("Opacities likely atelectasis and scarring.", "These are probably from fluid and some old scarring.",
          "scarring", "UL2"),
+        # a rewrite's "w/" or "together with" for the source's "and"
+        ("Likely due to constipation and dysreflexia.", "Admission likely 2/2 constipation w/ autonomic dysreflexia (quadriplegia).",
+         "dysreflexia", "UL2"),
+        ("Likely due to constipation and dysreflexia.", "It was most likely caused by your constipation together with **autonomic dysreflexia**.",
+         "dysreflexia", "UL2"),
         # ... and its parenthetical gloss, after a lay phrase or a relative clause
         ("Edema versus volume overload.", "This may be due to fluid in the lungs or to too much fluid in your body (volume overload).",
          "volume overload", "UL3"),

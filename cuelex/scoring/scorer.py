@@ -967,12 +967,14 @@ _CONJUNCT_CLAUSE = regex.compile(
     regex.V1 | regex.IGNORECASE,
 )
 #: The stretch from a hedged target to a later conjunct: an optional place phrase, relative
-#: clause and parenthesis on the first conjunct, then the coordinator, a repeated preposition ("or TO",
+#: clause and parenthesis on the first conjunct, then the coordinator (also a rewrite's "w/",
+#: "together with", "as well as", "plus" for the source's "and"), a repeated preposition ("or TO",
 #: "and FROM") and a determiner.
 _CONJUNCT_LEAD = regex.compile(
     r"(?:[ \t]+(?:in|on|around|of|at|near|within)[ \t]+[^.;:!?,()\n]{1,40}?)?"
     r"(?:[ \t]+(?:that|which|who)[ \t]+[^.;:!?,()\n]{1,60}?)?(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*,?[ \t]*"
-    r"(?:and/or|or|and|versus|vs\.?)[ \t]+(?:(?:to|from|for|of|with|by|due[ \t]+to)[ \t]+)?"
+    r"(?:and/or|or|and|versus|vs\.?|w/|together[ \t]+with|along[ \t]+with|as[ \t]+well[ \t]+as|plus)[ \t]+"
+    r"(?:(?:to|from|for|of|with|by|due[ \t]+to)[ \t]+)?"
     r"(?:(?:an?|the|some|other|more|your|his|her|their)[ \t]+)?",
     regex.V1 | regex.IGNORECASE,
 )
