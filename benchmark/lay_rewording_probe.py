@@ -43,9 +43,13 @@ REWRITES = HERE / "data" / "rewrites_dev" / "outputs.jsonl"
 SEED = 20261123
 
 
-def unlabelled_texts() -> dict[str, str]:
-    """doc_id -> source text, for every IU report and ACI section in no evaluation set."""
+def unlabelled_texts(exclude_used: bool = True) -> dict[str, str]:
+    """doc_id -> source text, for every IU report and ACI section in no evaluation set (with
+    ``exclude_used=False`` also those in one: a probe drawn earlier may name a document that a
+    later batch has since put in an evaluation set, and it is still judged on the same text)."""
     used = {d["doc_id"] for d in read_jsonl(DOCS_FILE)} | {o["doc_id"] for o in read_jsonl(REWRITES)}
+    if not exclude_used:
+        used = set()
     out = {}
     for r in read_jsonl(IU_FILE):
         if r.get("findings") and r.get("impression") and f"iu:{r['uid']}" not in used:
@@ -118,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             s, e = p["target"]
             print(i, p["doc_id"], p["level"], repr(texts[p["doc_id"]][s:e]))
         return 0
+    texts = unlabelled_texts(exclude_used=False)
     rows = [json.loads(line) for line in args.probes.read_text(encoding="utf-8").splitlines() if line.strip()]
     tally: Counter = Counter()
     for row in rows:
