@@ -626,6 +626,39 @@ did not fall: 2.08–2.34× (IU) and ~1.98× (ACI) across this session's runs, t
 left: an exact memo of a pair's outcome keyed on the text its n-grams reach, a prefilter before
 simstring, or compiled scoring loops.
 
+**Ninth round (2026-11-23): the ideas left by the linking round, measured; none kept, linking
+unchanged.** Timers around each phase of a cold linked pass (memos emptied): on the IU reports
+simstring's look-ups take 17–21% (2,870 distinct strings, about 90 µs each under load, 40 µs
+quiet), the rest of the n-gram look-ups 5%, making the n-grams 12%, spaCy's `make_doc` of the
+window 9%, the scoring loops of the windows about 26%, and each pair outside its window 13% (a
+pass in which every window outcome is memoised costs 0.13 s of a cold pass's 1.0 s); on the ACI
+notes 24–26 / 8 / 16 / 10 / 26%, per pair 4%. *A negative test before simstring* (exact against
+pysimstring on all 5,885 strings the two corpora look up, 5,385 of which return nothing; note
+that pysimstring counts a repeated trigram of the query once per occurrence, not as simstring's
+numbered features: one look-up returned a string at multiset Jaccard 26/33 < 0.8, so a test must
+count occurrences): per-size counts of the query's trigrams found in the database's strings of
+that size (one sum of packed integers per query, all sizes compared with one addition and a
+mask) skip 28% of the IU look-ups and 43% of the ACI ones, but cost 15–28 µs each while the ones
+they skip are the short strings that simstring answers in 26–44 µs: linking old/new 0.935 (IU)
+and 0.937 (ACI), medians of 4 rounds of `link_ab.py` (slower). A complete filter (the rarest
+trigrams' string lists, candidates verified) skips every empty look-up but costs 300–430 µs per
+string, one that intersects groups of postings 180 µs: simstring's C search is cheaper than any
+exact test written in Python. *Ordering a pair's n-grams by their exact bound* (the span part of
+the score, similarity 1) instead of the overlap-only bound: 6,743 → 6,649 n-gram look-ups (IU),
+5,094 → 5,075 (ACI), −1%. *A memo of each pair's outcome keyed on the text its n-grams can reach*
+(four whitespace-separated chunks either side of target ± 20 characters, offsets relative to
+it): of the pairs in windows that miss the window memo, 22 of 2,551 (IU) and 5 of 1,807 (ACI)
+would hit: not built. *Tokenising only the part of a window the n-grams reach*: windows average 63
+characters, `make_doc` over a pass costs 0.09 s and the cut pieces cost more (0.14 s, IU); and
+spaCy's special-case matcher can match across whitespace, so a cut is not exact by construction.
+What is left is the same as before: compiled scoring loops and n-gram making, or fewer pairs
+(each pair's record copy and window bookkeeping is a tenth of an IU pass). Link cost in the same
+hour, code unchanged: 1.84× (IU) and 1.79× (ACI), medians of 4 `link_ab.py` rounds (CPU time,
+one process); 1.97× / 1.91× from `speed.link_cost` alone (wall clock, best of 3); 2.62× / 2.22×
+in the `speed.py` run of 2026-11-23 23:40 UTC, taken at load average 4.3–4.7 on the 2 cores
+(`extract` 1,423 IU reports/s in that run against 3,679 in the eighth session's): the bar is
+met or missed by the machine's load, not by a change of code.
+
 ## Linking
 
 {link_table}
