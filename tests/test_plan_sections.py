@@ -1,0 +1,94 @@
+"""Source pairs in assessment/plan sections (issue 12, ACI-BENCH part): differentials written as
+"possible causes include", "plus or minus", movements of an examination, habits joined by "or",
+family history, contact channels and "does in fact have". Sentences are written for these tests;
+the held-out probes of benchmark/plan_probes.py are different sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+import cuelex
+
+
+def pairs_of(text: str) -> set[tuple[str, str]]:
+    return {(p.target_text, p.level.value) for p in cuelex.extract(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Possible causes of his dizziness include dehydration, anemia, and arrhythmia.",
+         {("dehydration", "UL3"), ("anemia", "UL3"), ("arrhythmia", "UL3")}),
+        ("The differential for his hip pain includes bursitis and osteoarthritis.",
+         {("bursitis", "UL3"), ("osteoarthritis", "UL3")}),
+    ],
+)
+def test_possible_causes_include_lists_a_differential(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
+
+
+def test_causes_include_without_a_hedge_is_teaching() -> None:
+    assert pairs_of("Common causes include viral infections.") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the earlier cue keeps its own target; the added diagnosis is the new cue's alone
+        ("I suspect a panic attack, plus or minus a contribution from reflux.",
+         {("panic attack", "UL3"), ("reflux", "UL3")}),
+        ("Acute bronchitis +/- reactive airway disease.", {("reactive airway disease", "UL3")}),
+        ("Gastritis with or without underlying peptic ulcer disease.", {("peptic ulcer disease", "UL3")}),
+        ("She can take the capsule with or without meals.", set()),
+    ],
+)
+def test_plus_or_minus_adds_a_possibility(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("There is no tenderness with flexion or extension of the wrist.", {("tenderness", "UL1")}),
+        ("She reports no pain with internal or external rotation of the shoulder.", {("pain", "UL1")}),
+        ("No extrathyroidal extension.", {("extrathyroidal extension", "UL1")}),
+    ],
+)
+def test_movements_of_an_examination_are_no_targets(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He avoids juice and instead drinks sparkling water or iced tea.",
+        "Instead she uses naproxen or acetaminophen at night.",
+    ],
+)
+def test_or_after_a_third_person_verb_is_no_alternative(text: str) -> None:
+    assert not any(p.level.value == "UL3" for p in cuelex.extract(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("There is no family history of prostate cancer.", {("family history of prostate cancer", "UL1")}),
+        # a hedge on one history item does not reach a family history listed beside it
+        ("Given his obesity, possible history of asthma, and family history of stroke, I think "
+         "this is likely a TIA.", {("asthma", "UL3"), ("TIA", "UL2")}),
+    ],
+)
+def test_family_history_is_its_own_proposition(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("She will contact me via the portal for any palpitations.", {("palpitations", "UL5")}),
+        ("He will call me by phone if he has chest pain.", {("chest pain", "UL5")}),
+        ("We will draw a titer to determine if she does in fact have measles.", {("measles", "UL5")}),
+    ],
+)
+def test_contact_channels_and_does_in_fact_have(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
