@@ -186,6 +186,7 @@ class TargetRules(BaseModel):
     manoeuvre_heads: tuple[str, ...] = ()
     manoeuvre_modifiers: tuple[str, ...] = ()
     stated_history_starts: tuple[str, ...] = ()
+    verb_noun_compounds: tuple[str, ...] = ()
     state_words: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]

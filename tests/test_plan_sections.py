@@ -92,3 +92,34 @@ def test_family_history_is_its_own_proposition(text: str, expected: set) -> None
 )
 def test_contact_channels_and_does_in_fact_have(text: str, expected: set) -> None:
     assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We will take photos at each visit to monitor the keloid.", {("keloid", "UL5")}),
+        ("We will continue to monitor her hypertension.", set()),
+        ("We will follow up on his heart murmur next month.", {("heart murmur", "UL5")}),
+        ("Given her balance problems she is at risk for falls.", {("falls", "UL5")}),
+        ("An ultrasound will be done to make sure there's no gallstone.", {("gallstone", "UL5")}),
+        # home measurements, a device and results name no finding
+        ("She will monitor her blood sugars twice a day.", set()),
+        ("He should continue to monitor his weight at home.", set()),
+        ("His Holter monitor showed rare PVCs.", set()),
+        ("I will follow up on the results of the CT.", set()),
+    ],
+)
+def test_monitoring_and_follow_up_targets(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Possible obstructive sleep apnea.", {("obstructive sleep apnea", "UL3")}),
+        ("A sleep study will be ordered to evaluate for sleep apnea.", {("sleep apnea", "UL5")}),
+        ("He has no history of alcohol use disorder.", {("alcohol use disorder", "UL1")}),
+    ],
+)
+def test_compound_nouns_that_start_with_a_verb(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected

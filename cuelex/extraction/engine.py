@@ -954,6 +954,7 @@ class Engine:
         self._manoeuvre_heads = frozenset(w.lower() for w in t.manoeuvre_heads)
         self._manoeuvre_modifiers = frozenset(w.lower() for w in t.manoeuvre_modifiers)
         self._stated_history = _WordList(t.stated_history_starts)
+        self._verb_noun_compounds = _WordList(t.verb_noun_compounds)
         self._state_words = frozenset(w.lower() for w in t.state_words)
         self._copulas = frozenset(w.lower() for w in t.copulas)
         self._subjects = _WordList(t.clause_subjects)
@@ -1275,7 +1276,8 @@ class Engine:
                 continue
             break
         # verbs and adverbs after a negated verb ("has not noticed any blood"): the object is the target
-        while i < j and (
+        # (not the first word of a compound noun: "sleep apnea", "use disorder")
+        while i < j and not self._verb_noun_compounds.match_at(toks, i, j) and (
             toks[i].low in self._verbs
             or toks[i].low in self._verb_like
             or (self._verb_form(toks, i, j) and toks[i].low not in self._modifier_words)
