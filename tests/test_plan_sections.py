@@ -123,3 +123,33 @@ def test_monitoring_and_follow_up_targets(text: str, expected: set) -> None:
 )
 def test_compound_nouns_that_start_with_a_verb(text: str, expected: set) -> None:
     assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It sounds like she has a trigger finger.", {("trigger finger", "UL2")}),
+        ("It sounds like his reflux is well controlled.", set()),
+        ("I feel this is an allergic reaction.", {("allergic reaction", "UL2")}),
+        ("I think he is suffering from seasonal allergies.", {("seasonal allergies", "UL2")}),
+        ("I think it's a stress fracture.", {("stress fracture", "UL2")}),
+        ("He is felt to have early cellulitis.", {("early cellulitis", "UL2")}),
+        ("Our impression is that this is a contact dermatitis.", {("contact dermatitis", "UL2")}),
+    ],
+)
+def test_spoken_impressions_in_plans(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("He was told to go to the ER for any new weakness.", {("new weakness", "UL5")}),
+        ("We will get a CT to see if there's an abscess.", {("abscess", "UL5")}),
+        # a test or a treatment as the subject of the condition names no finding
+        ("If the blood work comes back abnormal, we will call her.", set()),
+        ("She will go to the emergency room if the inhaler is not effective.", set()),
+    ],
+)
+def test_emergency_instructions_and_test_purposes(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected

@@ -1209,7 +1209,7 @@ class Engine:
         verbs = self._verbs
         for k in range(i, j):
             low = toks[k].low
-            if low in verbs and not (
+            if low in verbs and not self._verb_noun_compounds.match_at(toks, k, j) and not (
                 k > i
                 and low not in self._copulas
                 and self._strip_trailing.match_at(toks, k, k + 1)
@@ -1372,7 +1372,7 @@ class Engine:
             words = [t.low for t in toks[i:k] if not t.punct]
             if not words or self._non_targets.issuperset(words):
                 return None
-        if toks[i].low in self._verbs:
+        if toks[i].low in self._verbs and not self._verb_noun_compounds.match_at(toks, i, k):
             return None
         return i, k
 
