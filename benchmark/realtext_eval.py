@@ -33,10 +33,12 @@ def _pr(tp: int, n_sys: int, n_gold: int) -> tuple[float, float, float]:
     return p, r, f
 
 
-def evaluate(split: str, link: bool = False, batch: int | None = None) -> dict:
+def evaluate(split: str, link: bool = False, batch: int | None = None, source: str | None = None) -> dict:
     docs = [d for d in load_documents() if split == "all" or d["split"] == split]
     if batch is not None:
         docs = [d for d in docs if d.get("batch", 1) == batch]
+    if source is not None:  # "aci" or "iu": the doc id prefix, to measure one kind of text
+        docs = [d for d in docs if d["doc_id"].split(":", 1)[0] == source]
     gold = load_gold()
     rows = []  # (doc, kind, detail)
     per_level = {lv: Counter() for lv in LEVELS}
@@ -145,10 +147,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="print error rows (always on for tune)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/accuracy.md")
     parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
+    parser.add_argument("--source", choices=["aci", "iu"], help="only ACI-BENCH sections or only IU reports")
     args = parser.parse_args(argv)
-    if args.batch is not None and args.write_docs:
-        parser.error("--write-docs reports whole splits; leave out --batch")
-    result = evaluate(args.split, link=args.link, batch=args.batch)
+    if (args.batch is not None or args.source is not None) and args.write_docs:
+        parser.error("--write-docs reports whole splits; leave out --batch and --source")
+    result = evaluate(args.split, link=args.link, batch=args.batch, source=args.source)
     out = table(result)
     print(out)
     c = result["confusion"]

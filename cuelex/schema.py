@@ -183,6 +183,10 @@ class TargetRules(BaseModel):
     observation_heads: tuple[str, ...] = ()
     non_target_heads: tuple[str, ...] = ()
     procedure_suffixes: tuple[str, ...] = ()
+    manoeuvre_heads: tuple[str, ...] = ()
+    manoeuvre_modifiers: tuple[str, ...] = ()
+    stated_history_starts: tuple[str, ...] = ()
+    verb_noun_compounds: tuple[str, ...] = ()
     state_words: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]

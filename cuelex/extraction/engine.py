@@ -951,6 +951,10 @@ class Engine:
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
         self._procedure_suffixes = tuple(w.lower() for w in t.procedure_suffixes)
+        self._manoeuvre_heads = frozenset(w.lower() for w in t.manoeuvre_heads)
+        self._manoeuvre_modifiers = frozenset(w.lower() for w in t.manoeuvre_modifiers)
+        self._stated_history = _WordList(t.stated_history_starts)
+        self._verb_noun_compounds = _WordList(t.verb_noun_compounds)
         self._state_words = frozenset(w.lower() for w in t.state_words)
         self._copulas = frozenset(w.lower() for w in t.copulas)
         self._subjects = _WordList(t.clause_subjects)
@@ -1083,6 +1087,10 @@ class Engine:
                 boundaries.append((m.start, m.end, m.rule_id))
             elif m.kind == ALT:
                 alt_markers.append(m)
+                if m.entry is not None and m.entry.direction is Direction.FORWARD:
+                    # "..., plus or minus a contribution from X", "the differential includes": a
+                    # forward alternatives cue opens its own list, so it ends an earlier cue's scope
+                    boundaries.append((m.start, m.end, m.rule_id))
         boundaries.sort()
         bstarts = [b[0] for b in boundaries]
 
@@ -1201,7 +1209,7 @@ class Engine:
         verbs = self._verbs
         for k in range(i, j):
             low = toks[k].low
-            if low in verbs and not (
+            if low in verbs and not self._verb_noun_compounds.match_at(toks, k, j) and not (
                 k > i
                 and low not in self._copulas
                 and self._strip_trailing.match_at(toks, k, k + 1)
@@ -1268,7 +1276,8 @@ class Engine:
                 continue
             break
         # verbs and adverbs after a negated verb ("has not noticed any blood"): the object is the target
-        while i < j and (
+        # (not the first word of a compound noun: "sleep apnea", "use disorder")
+        while i < j and not self._verb_noun_compounds.match_at(toks, i, j) and (
             toks[i].low in self._verbs
             or toks[i].low in self._verb_like
             or (self._verb_form(toks, i, j) and toks[i].low not in self._modifier_words)
@@ -1338,6 +1347,8 @@ class Engine:
             # "surgery of the left foot", "a lithotripsy", "an echocardiogram": a plan, not a finding
             # (a past procedure, "related to prior sphincterotomy", is part of the patient's state)
             return None
+        if head in self._manoeuvre_heads and self._manoeuvre_modifiers.issuperset(words[: words.index(head)]):
+            return None  # "(pain with flexion or) extension of the knee": a movement, not a finding
         if (
             i + 1 < j
             and toks[i].low.endswith("ing")
@@ -1361,7 +1372,7 @@ class Engine:
             words = [t.low for t in toks[i:k] if not t.punct]
             if not words or self._non_targets.issuperset(words):
                 return None
-        if toks[i].low in self._verbs:
+        if toks[i].low in self._verbs and not self._verb_noun_compounds.match_at(toks, i, k):
             return None
         return i, k
 
@@ -1536,6 +1547,8 @@ class Engine:
                 continue  # existential "there is A or B" offers alternatives like "A or B"
             if low in self._verbs or low in self._verb_like or self._subjects.match_at(toks, k, j):
                 return True
+            if len(low) >= 4 and low[-1] == "s" and low[:-1] in self._verb_like:
+                return True  # "(instead) drinks club soda or seltzer": a third-person verb of a plan or habit
         return False
 
     def _verb_form(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
@@ -1628,6 +1641,10 @@ class Engine:
                 if hedge and prev_cut and sep in ("and", "comma"):
                     # "possibly fibrosis in the left mid and lower lung zone": after a place
                     # phrase, "and" goes on with the place, not with another reading
+                    break
+                if hedge and sep in ("and", "comma") and self._stated_history.match_at(toks, a, b):
+                    # "possible history of hypertension, and family history of heart disease": a
+                    # later item with its own "history of" is a fact stated beside the hedged one
                     break
                 if hedge and sep == "and" and toks[np[1] - 1].low in self._observation_heads:
                     # "fullness consistent with adenopathy and bilateral interstitial opacities":
