@@ -124,8 +124,14 @@ def extend(
     return existing + out
 
 
-def promote(existing: list[dict], gold: list[dict], n_each: int, seed: int, batch: int) -> list[dict]:
+def promote(
+    existing: list[dict], gold: list[dict], n_each: int, seed: int, batch: int,
+    sources: tuple[str, ...] = ("iu_cxr", "aci_bench"),
+) -> list[dict]:
     """Give rewrites to ``n_each`` annotated documents per (source, split) that had none.
+
+    ``sources`` limits the promotion to some sources (rewrites of ACI-BENCH sections may be kept in
+    the project; those of IU reports only outside it).
 
     Only documents with at least one hedged (UL2–UL5) gold pair qualify, so that each new source
     carries the certainty the rewrites are scored on; a document keeps its split (a report-half
@@ -134,7 +140,7 @@ def promote(existing: list[dict], gold: list[dict], n_each: int, seed: int, batc
     rng = random.Random(seed)
     hedged = {g["doc_id"] for g in gold if g.get("level") in {"UL2", "UL3", "UL4", "UL5"}}
     chosen: set[str] = set()
-    for source in ("iu_cxr", "aci_bench"):
+    for source in sources:
         for split in ("tune", "report"):
             pool = sorted(
                 d["doc_id"]
@@ -187,6 +193,8 @@ def main() -> None:
     parser.add_argument("--promote", nargs=2, type=int, metavar=("N_EACH", "SEED"),
                         help="give rewrites to N_EACH annotated hedge-bearing documents per source "
                         "and split that have none")
+    parser.add_argument("--promote-source", choices=["iu_cxr", "aci_bench"], action="append",
+                        help="with --promote: only documents of this source (repeatable; default both)")
     args = parser.parse_args()
     if args.select:
         DATA.mkdir(parents=True, exist_ok=True)
@@ -196,7 +204,8 @@ def main() -> None:
         write_documents(docs)
     if args.promote:
         gold = read_jsonl(DATA / "gold_pairs.jsonl")
-        docs = promote(read_jsonl(DOCS_FILE), gold, *args.promote, batch=args.batch)
+        sources = tuple(args.promote_source or ("iu_cxr", "aci_bench"))
+        docs = promote(read_jsonl(DOCS_FILE), gold, *args.promote, batch=args.batch, sources=sources)
         write_documents(docs)
     if args.export:
         with args.export.open("w", encoding="utf-8") as handle:
