@@ -99,3 +99,14 @@ def test_not_well_seen_today_stays_indeterminate() -> None:
 def test_compatible_without_with_hedges_the_reading_not_the_finding() -> None:
     found = _found("Left base opacity compatible XXXX atelectasis or XXXX scarring.")
     assert found == {"atelectasis": "UL3", "scarring": "UL3"}, found
+
+
+def test_repeated_sentence_gives_the_same_pairs_after_slash_alternatives() -> None:
+    # the impression often repeats a findings sentence word for word: the second copy comes from
+    # the sentence memo and must carry the same pairs as the first
+    one = "Left base opacity may represent atelectasis/pneumonia. No effusion."
+    pairs = cuelex.extract(f"FINDINGS: {one}\nIMPRESSION: {one}")
+    texts = [(p.target_text, p.level.value) for p in pairs]
+    half = len(texts) // 2
+    assert texts[:half] == texts[half:], texts
+    assert ("pneumonia", "UL3") in texts[:half], texts

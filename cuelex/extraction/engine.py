@@ -1623,9 +1623,15 @@ class Engine:
                     break
                 if sep == "comma" and not has_coord and np[1] - np[0] > 4:
                     break
-                if sep == "comma" and toks[a].low in self._statement_openers:
+                if (
+                    sep == "comma"
+                    and toks[a].low in self._statement_openers
+                    and not any(s2 == "or" for _, _, s2 in parts[idx + 1 :])
+                ):
                     # "no effusion, stable cardiomegaly", "borderline cardiomegaly, normal
-                    # mediastinal contours": a status word after the comma opens a new statement
+                    # mediastinal contours": a status word after the comma opens a new statement;
+                    # not inside a list that "or" goes on with ("atelectasis, stable scarring, or
+                    # pneumonia")
                     break
                 if sep == "comma" and self._imperative(toks[a]):
                     # "if she develops a fever, draw blood cultures": after a fronted condition
@@ -2115,15 +2121,22 @@ class Engine:
             targets: dict[tuple[int, int], None] = {}
             for r in an.reaches:
                 targets.setdefault((r.start, r.end))
+            members = {span for g in an.alt_groups for span in g.members}
             for g in an.alt_groups:
                 for span in g.members:
                     targets.setdefault(span)
                 if g.rule_id == "alt.slash":
-                    # "may represent atelectasis/pneumonia": the hedge's target spans the slash
+                    # "may represent atelectasis/pneumonia": a hedge's target is exactly the slash
                     # pair; each alternative is its own target, as with "atelectasis or pneumonia"
-                    first, last = g.members[0][0], g.members[-1][1]
-                    for span in [x for x in targets if x[0] <= first and x[1] == last and x not in g.members]:
-                        del targets[span]
+                    # (negated lists keep "nausea/vomiting" whole: one absent complaint)
+                    pair_span = (g.members[0][0], g.members[-1][1])
+                    for r in an.reaches:
+                        if (
+                            (r.start, r.end) == pair_span
+                            and (r.start, r.end) not in members
+                            and r.cue.level in (Level.UL2, Level.UL3)
+                        ):
+                            targets.pop((r.start, r.end), None)
             sentence = text[an.start : an.end]
             for ts, te in sorted(targets):
                 if self._modifier_only(text[ts:te]):
