@@ -110,3 +110,26 @@ def test_repeated_sentence_gives_the_same_pairs_after_slash_alternatives() -> No
     half = len(texts) // 2
     assert texts[:half] == texts[half:], texts
     assert ("pneumonia", "UL3") in texts[:half], texts
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("No pain with flexion or extension.", {"pain": "UL1"}),
+        ("She has no pain with internal or external rotation.", {"pain": "UL1"}),
+        ("No intra-articular extension.", {"intra-articular extension": "UL1"}),
+    ],
+)
+def test_examination_movements_are_no_targets(text: str, found: dict[str, str]) -> None:
+    assert _found(text) == found
+
+
+def test_a_non_clinical_list_gives_no_alternatives() -> None:
+    assert cuelex.extract("He drinks club soda or seltzer daily.") == []
+
+
+def test_suggested_finding_is_probable_but_a_suggested_plan_is_no_pair() -> None:
+    assert _found("Focal subsegmental atelectasis suggested on the lateral view.") == {
+        "Focal subsegmental atelectasis": "UL2"
+    }
+    assert cuelex.extract("Followup imaging in 6 months is suggested.") == []
