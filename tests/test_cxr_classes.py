@@ -112,18 +112,6 @@ def test_repeated_sentence_gives_the_same_pairs_after_slash_alternatives() -> No
     assert ("pneumonia", "UL3") in texts[:half], texts
 
 
-@pytest.mark.parametrize(
-    ("text", "found"),
-    [
-        ("No pain with flexion or extension.", {"pain": "UL1"}),
-        ("She has no pain with internal or external rotation.", {"pain": "UL1"}),
-        ("No intra-articular extension.", {"intra-articular extension": "UL1"}),
-    ],
-)
-def test_examination_movements_are_no_targets(text: str, found: dict[str, str]) -> None:
-    assert _found(text) == found
-
-
 def test_a_non_clinical_list_gives_no_alternatives() -> None:
     assert cuelex.extract("He drinks club soda or seltzer daily.") == []
 
