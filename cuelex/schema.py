@@ -181,6 +181,8 @@ class TargetRules(BaseModel):
     adjective_suffixes: tuple[str, ...]
     modifier_words: tuple[str, ...] = ()
     observation_heads: tuple[str, ...] = ()
+    statement_openers: tuple[str, ...] = ()
+    reading_verbs: tuple[str, ...] = ()
     non_target_heads: tuple[str, ...] = ()
     procedure_suffixes: tuple[str, ...] = ()
     manoeuvre_heads: tuple[str, ...] = ()

@@ -949,6 +949,8 @@ class Engine:
         self._adjective_suffixes = tuple(t.adjective_suffixes)
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
+        self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
+        self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
         self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
         self._procedure_suffixes = tuple(w.lower() for w in t.procedure_suffixes)
         self._manoeuvre_heads = frozenset(w.lower() for w in t.manoeuvre_heads)
@@ -1634,6 +1636,16 @@ class Engine:
                     break
                 if sep == "comma" and not has_coord and np[1] - np[0] > 4:
                     break
+                if (
+                    sep == "comma"
+                    and toks[a].low in self._statement_openers
+                    and not any(s2 == "or" for _, _, s2 in parts[idx + 1 :])
+                ):
+                    # "no effusion, stable cardiomegaly", "borderline cardiomegaly, normal
+                    # mediastinal contours": a status word after the comma opens a new statement;
+                    # not inside a list that "or" goes on with ("atelectasis, stable scarring, or
+                    # pneumonia")
+                    break
                 if sep == "comma" and self._imperative(toks[a]):
                     # "if she develops a fever, draw blood cultures": after a fronted condition
                     # the comma opens the main clause, an instruction, not another list item
@@ -1884,7 +1896,10 @@ class Engine:
             ri, rj = bisect_left(tstarts, m.end), bisect_right(tends, right_b)
             entry = m.entry
             if entry is None and self._has_verb(toks, li, rj):
-                continue  # "she sits or stands", "we can discuss medications or therapies"
+                v = self._reading_verb_before(toks, li, lj)
+                if v is None or self._has_verb(toks, li, v) or self._has_verb(toks, v + 1, rj):
+                    continue  # "she sits or stands", "we can discuss medications or therapies"
+                li = v + 1  # "the film shows atelectasis or pneumonia": the reading after the verb
             if entry is None and self._in_label(text, m.end):
                 continue  # "Nipple pain or numbness: yes": the topics of a checklist item or heading
             both_sides = entry is None or entry.direction is not Direction.FORWARD
@@ -1922,6 +1937,14 @@ class Engine:
                 )
             )
         return groups
+
+    def _reading_verb_before(self, toks: Sequence[_Tok], i: int, j: int) -> int | None:
+        """Index of the last reading verb ("shows", "demonstrated") in toks[i:j], if any: what a
+        study shows is a reading, so "A or B" after it offers alternatives as a bare "A or B" does."""
+        for k in range(j - 1, i - 1, -1):
+            if toks[k].low in self._reading_verbs:
+                return k
+        return None
 
     # the rest of a label after a marker: a few words on the same line up to a colon or a spaced dash
     # (the dash between blanks of the same line: a bullet that opens the next line is no label dash)
@@ -2115,9 +2138,22 @@ class Engine:
             targets: dict[tuple[int, int], None] = {}
             for r in an.reaches:
                 targets.setdefault((r.start, r.end))
+            members = {span for g in an.alt_groups for span in g.members}
             for g in an.alt_groups:
                 for span in g.members:
                     targets.setdefault(span)
+                if g.rule_id == "alt.slash":
+                    # "may represent atelectasis/pneumonia": a hedge's target is exactly the slash
+                    # pair; each alternative is its own target, as with "atelectasis or pneumonia"
+                    # (negated lists keep "nausea/vomiting" whole: one absent complaint)
+                    pair_span = (g.members[0][0], g.members[-1][1])
+                    for r in an.reaches:
+                        if (
+                            (r.start, r.end) == pair_span
+                            and (r.start, r.end) not in members
+                            and r.cue.level in (Level.UL2, Level.UL3)
+                        ):
+                            targets.pop((r.start, r.end), None)
             sentence = text[an.start : an.end]
             for ts, te in sorted(targets):
                 if self._modifier_only(text[ts:te]):
