@@ -37,6 +37,7 @@ def test_every_row_matches_its_example() -> None:
         ("better\tx\tx", "role must be one of"),
         ("worse\t\tworse", "expected a pattern and an example"),
         ("worse\t(?:x\tx", "does not compile"),
+        ("worse\t(?:x)?\tx", "matches the empty string"),
     ],
 )
 def test_bad_row_is_named(tmp_path, monkeypatch: pytest.MonkeyPatch, row: str, message: str) -> None:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import regex
+
 from .. import _compat
 from ..errors import CuelexError
 
@@ -374,6 +376,31 @@ def tsv_rows(
             yield lineno, fields + [""] * (len(columns) - len(fields))
     if not header_seen:
         raise VocabularyError(f"{path}: no header line; is this a cuelex {what}?")
+
+
+def role_pattern_rows(
+    path: Path, roles: tuple[str, ...], what: str
+) -> dict[str, list[tuple[str, str]]]:
+    """Role → (pattern, example) rows of a ``role/pattern/example`` TSV of phrase patterns (the
+    scorer's output reading, the aligner's course wording). A space in a pattern stands for any run
+    of spaces or tabs (already expanded in the result); an unknown role, an empty field, a pattern
+    that does not compile or that matches the empty string raises ``VocabularyError`` naming file
+    and line."""
+    rows: dict[str, list[tuple[str, str]]] = {r: [] for r in roles}
+    for n, (role, pattern, example) in tsv_rows(path, ("role", "pattern", "example"), what):
+        if role not in rows:
+            raise VocabularyError(f"{path}:{n}: role must be one of {roles}, got {role!r}")
+        if not pattern.strip() or not example.strip():
+            raise VocabularyError(f"{path}:{n}: expected a pattern and an example")
+        pattern = pattern.replace(" ", r"[ \t]+")
+        try:
+            compiled = regex.compile(pattern, regex.V1 | regex.IGNORECASE)
+        except regex.error as e:
+            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} does not compile: {e}") from e
+        if compiled.fullmatch(""):
+            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} matches the empty string")
+        rows[role].append((pattern, example))
+    return rows
 
 
 @lru_cache(maxsize=4)

@@ -111,7 +111,7 @@ from rapidfuzz import fuzz, process
 
 from ..concepts import normalize as _normalize
 from ..concepts.semantic import SemanticMatcher
-from ..concepts.vocab import DATA_DIR, VocabularyError, read_term_table, tsv_rows
+from ..concepts.vocab import DATA_DIR, VocabularyError, read_term_table, role_pattern_rows, tsv_rows
 from ..concepts.words import FUNCTION_WORDS as _FUNCTION
 from ..levels import Level
 from ..pipeline import get_engine
@@ -1087,18 +1087,8 @@ def course_wording() -> dict[str, Any]:
     """Role → one case-insensitive pattern on word boundaries of the rows of
     ``cuelex/data/course_wording.tsv`` (a course that does not get better, that gets worse, a test
     that shows something wrong); a bad row raises ``VocabularyError`` naming file and line."""
-    path = DATA_DIR / "course_wording.tsv"
-    parts: dict[str, list[str]] = {r: [] for r in COURSE_ROLES}
-    for n, (role, pattern, example) in tsv_rows(path, ("role", "pattern", "example"), "course wording table"):
-        if role not in parts:
-            raise VocabularyError(f"{path}:{n}: role must be one of {COURSE_ROLES}, got {role!r}")
-        if not pattern.strip() or not example.strip():
-            raise VocabularyError(f"{path}:{n}: expected a pattern and an example")
-        try:
-            regex.compile(pattern, regex.V1)
-        except regex.error as e:
-            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} does not compile: {e}") from e
-        parts[role].append(pattern.replace(" ", r"[ \t]+"))
+    rows = role_pattern_rows(DATA_DIR / "course_wording.tsv", COURSE_ROLES, "course wording table")
+    parts = {role: [pattern for pattern, _example in found] for role, found in rows.items()}
     return {
         role: regex.compile(r"(?<![\w'’])(?:" + "|".join(rows) + r")(?![\w'’])", regex.V1 | regex.IGNORECASE)
         for role, rows in parts.items()

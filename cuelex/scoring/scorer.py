@@ -33,7 +33,7 @@ import regex
 from pydantic import BaseModel, ConfigDict
 
 from ..concepts.normalize import expand_abbreviation
-from ..concepts.vocab import DATA_DIR, VocabularyError, tsv_rows
+from ..concepts.vocab import DATA_DIR, role_pattern_rows
 from ..corpus import InputError, check_text, lone_surrogate, read_documents
 from ..corpus import file_suffixes as _suffixes
 from ..levels import Level
@@ -776,21 +776,7 @@ def output_reading() -> dict[str, tuple[tuple[str, str], ...]]:
     reads a found mention's level by (presence predicates, naming, examples), kept as data. A
     space in a pattern stands for any run of spaces or tabs; a bad row raises ``VocabularyError``
     naming file and line."""
-    path = DATA_DIR / "output_reading.tsv"
-    rows: dict[str, list[tuple[str, str]]] = {r: [] for r in OUTPUT_READING_ROLES}
-    for n, (role, pattern, example) in tsv_rows(path, ("role", "pattern", "example"), "output reading table"):
-        if role not in rows:
-            raise VocabularyError(f"{path}:{n}: role must be one of {OUTPUT_READING_ROLES}, got {role!r}")
-        if not pattern.strip() or not example.strip():
-            raise VocabularyError(f"{path}:{n}: expected a pattern and an example")
-        pattern = pattern.replace(" ", r"[ \t]+")
-        try:
-            compiled = regex.compile(pattern, regex.V1 | regex.IGNORECASE)
-        except regex.error as e:
-            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} does not compile: {e}") from e
-        if compiled.fullmatch(""):
-            raise VocabularyError(f"{path}:{n}: pattern {pattern!r} matches the empty string")
-        rows[role].append((pattern, example))
+    rows = role_pattern_rows(DATA_DIR / "output_reading.tsv", OUTPUT_READING_ROLES, "output reading table")
     return {r: tuple(v) for r, v in rows.items()}
 
 
