@@ -33,6 +33,9 @@ _HEDGY = re.compile(
     r"differential|unclear|equivocal|represent\w*|or)\b|\?",
     re.I,
 )
+# From batch 9 on: the same words without a bare "or", which let negation-only reports through
+# ("No pneumothorax or effusion") and gave batch 8 only 14 hedged pairs in 24 reports.
+_HEDGY_STRICT = re.compile(_HEDGY.pattern.replace("|or)", ")"), re.I)
 _HEADER = re.compile(r"^([A-Z][A-Z /&]{3,})\s*$", re.M)
 
 
@@ -92,17 +95,20 @@ def select(seed: int = 20261122) -> list[dict]:
 
 
 def extend(
-    existing: list[dict], n_iu: int, n_aci: int, seed: int, n_rewrites: int = 0, batch: int = 2
+    existing: list[dict], n_iu: int, n_aci: int, seed: int, n_rewrites: int = 0, batch: int = 2,
+    strict: bool = False,
 ) -> list[dict]:
     """A further seeded batch of hedge-bearing IU reports and ACI sections, disjoint from the list.
 
     The first ``n_rewrites`` documents of each source get rewrites; documents are split half tune,
-    half report within each (source, has rewrites) group.
+    half report within each (source, has rewrites) group. ``strict`` selects IU reports by
+    ``_HEDGY_STRICT`` (no bare "or").
     """
     rng = random.Random(seed)
     have = {d["doc_id"] for d in existing}
     reports = [r for r in read_jsonl(IU_FILE) if r.get("findings") and r.get("impression")]
-    hedgy = [r for r in reports if _HEDGY.search(iu_text(r)) and f"iu:{r['uid']}" not in have]
+    words = _HEDGY_STRICT if strict else _HEDGY
+    hedgy = [r for r in reports if words.search(iu_text(r)) and f"iu:{r['uid']}" not in have]
     rng.shuffle(hedgy)
     notes = read_jsonl(ACI_FILE)
     sections = [
@@ -188,6 +194,8 @@ def main() -> None:
                         help="append a further batch of documents to documents.jsonl")
     parser.add_argument("--rewrites", type=int, default=0, metavar="K",
                         help="with --extend: the first K new documents of each source get rewrites")
+    parser.add_argument("--strict", action="store_true",
+                        help="with --extend: select IU reports without counting a bare 'or'")
     parser.add_argument("--batch", type=int, default=2,
                         help="with --extend or --promote: the batch number")
     parser.add_argument("--promote", nargs=2, type=int, metavar=("N_EACH", "SEED"),
@@ -200,7 +208,8 @@ def main() -> None:
         DATA.mkdir(parents=True, exist_ok=True)
         write_documents(select())
     if args.extend:
-        docs = extend(read_jsonl(DOCS_FILE), *args.extend, n_rewrites=args.rewrites, batch=args.batch)
+        docs = extend(read_jsonl(DOCS_FILE), *args.extend, n_rewrites=args.rewrites, batch=args.batch,
+                      strict=args.strict)
         write_documents(docs)
     if args.promote:
         gold = read_jsonl(DATA / "gold_pairs.jsonl")

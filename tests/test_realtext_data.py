@@ -123,3 +123,16 @@ def test_second_annotation_offsets_index_the_documents(documents: dict[str, dict
         text = documents[r["doc_id"]]["text"]
         assert r["level"] in LEVELS
         assert 0 <= r["target_start"] <= r["core_start"] < r["core_end"] <= r["target_end"] <= len(text)
+
+
+def test_strict_selection_words_drop_a_bare_or() -> None:
+    """Batch 9 on selects IU reports without a bare "or" (negation-only lists let it through)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from realtext_docs import _HEDGY, _HEDGY_STRICT
+    finally:
+        sys.path.remove(str(BENCH))
+    negation_only = "FINDINGS: No pneumothorax or effusion.\nIMPRESSION: Normal chest."
+    assert _HEDGY.search(negation_only) and not _HEDGY_STRICT.search(negation_only)
+    for hedged in ("Opacity may represent atelectasis.", "Possible nodule.", "Cannot exclude PNA."):
+        assert _HEDGY_STRICT.search(hedged), hedged
