@@ -109,8 +109,16 @@ def table(rows: list[tuple[str, dict[str, float]]]) -> str:
     return "\n".join(out)
 
 
+# Who read the stored second fates, and what (rows written before readers were recorded are F7's).
+SECOND_FATE_READERS = {
+    "F7": "batch 4, every output (first readers F5, F6)",
+    "F16": "the report half of rewrite batches 1–8, ACI-BENCH sources (tenth session)",
+    "F17": "the report half of rewrite batches 1–8, ACI-BENCH sources (tenth session)",
+}
+
+
 def fate_agreement() -> str:
-    """Agreement of the second fate reader with the first, per task (empty when not present)."""
+    """Agreement of each second fate reader with the gold fates, per task (empty when none)."""
     second = [f for folder in (REWRITES, PRIVATE_REWRITES) if (folder / "second_fates.jsonl").exists()
               for f in read_jsonl(folder / "second_fates.jsonl")]
     if not second:
@@ -119,21 +127,24 @@ def fate_agreement() -> str:
     task_of = {o["output_id"]: o["task"] for o in outputs}
     first = {(f["output_id"], f["pair_id"]): f["fate"] for f in fates}
     lines = [
-        "| task | fates read twice | same fate | kappa | both say absent / retained alike |",
-        "| --- | --- | --- | --- | --- |",
+        "| second reader | task | fates read twice | same fate | kappa | both say absent / retained alike |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
-    for task in ("summary", "revision"):
-        labels = [(first[(f["output_id"], f["pair_id"])], f["fate"]) for f in second
-                  if task_of.get(f["output_id"]) == task and (f["output_id"], f["pair_id"]) in first]
-        if not labels:
-            continue
-        same = sum(a == b for a, b in labels)
-        kept = sum((a == "ABSENT") == (b == "ABSENT") for a, b in labels)
-        lines.append(f"| {task} | {len(labels)} | {100 * same / len(labels):.0f}% ({same}) | "
-                     f"{kappa(labels):.2f} | {100 * kept / len(labels):.0f}% |")
+    readers = sorted({f.get("reader", "F7") for f in second}, key=lambda r: (len(r), r))
+    for reader in readers:
+        for task in ("summary", "revision"):
+            labels = [(first[(f["output_id"], f["pair_id"])], f["fate"]) for f in second
+                      if f.get("reader", "F7") == reader and task_of.get(f["output_id"]) == task
+                      and (f["output_id"], f["pair_id"]) in first]
+            if not labels:
+                continue
+            same = sum(a == b for a, b in labels)
+            kept = sum((a == "ABSENT") == (b == "ABSENT") for a, b in labels)
+            lines.append(f"| {reader} | {task} | {len(labels)} | {100 * same / len(labels):.0f}% ({same}) | "
+                         f"{kappa(labels):.2f} | {100 * kept / len(labels):.0f}% |")
     scope = "" if private else " (chest X-ray part not found: ACI-BENCH outputs only)"
-    return ("Rewrite fates read twice (first readers F5, F6; second F7), batch 4" + scope + ":\n\n"
-            + "\n".join(lines))
+    who = "; ".join(f"{r}: {SECOND_FATE_READERS.get(r, 'unrecorded')}" for r in readers)
+    return (f"Rewrite fates read a second time, blind ({who}){scope}:\n\n" + "\n".join(lines))
 
 
 def main() -> None:
