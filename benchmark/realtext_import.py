@@ -150,7 +150,8 @@ def main() -> None:
     parser.add_argument("--pairs", nargs="+", help="FILE:ANNOTATOR")
     parser.add_argument("--second", nargs="+", metavar="FILE:ANNOTATOR",
                         help="second, independent annotations of some documents (for agreement): "
-                        "written to second_annotation.jsonl instead of the gold file")
+                        "written to second_annotation.jsonl instead of the gold file (with --append: "
+                        "added to the second annotations already stored)")
     parser.add_argument("--second-fates", metavar="FILE",
                         help="a second, independent reading of some outputs' fates (for agreement): "
                         "written to second_fates.jsonl beside the outputs")
@@ -169,8 +170,11 @@ def main() -> None:
         for spec in args.second:
             path, annotator = spec.rsplit(":", 1)
             second += convert(read_jsonl(Path(path)), texts, annotator)
-        (DATA / "second_annotation.jsonl").write_text(
-            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in second), encoding="utf-8")
+        target = DATA / "second_annotation.jsonl"
+        if args.append and target.exists():
+            new_keys = {(r["doc_id"], r["annotator"]) for r in second}
+            second = [r for r in read_jsonl(target) if (r["doc_id"], r["annotator"]) not in new_keys] + second
+        _write_jsonl(target, second)
         print(f"{sum(1 for r in second if r['pair_id'])} pairs in {len({r['doc_id'] for r in second})} documents")
     if args.second_fates:
         import_second_fates(Path(args.second_fates), args.reader, append=args.append)
