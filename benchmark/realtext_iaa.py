@@ -3,14 +3,15 @@
 Second annotators, blind to cuelex and to the first annotation, re-annotated documents under the
 same guidelines (``benchmark/data/realtext/second_annotation.jsonl``, offsets only): E1 24
 documents of batches 1–2, G6 24 documents of batch 5, G9 16 tune-half documents drawn (seeded) among
-those with a hedged gold pair (eighth session; 4 more of its 20 already had a second reading). This script compares the two annotations the way ``realtext_eval.py`` compares
+those with a hedged gold pair (eighth session; 4 more of its 20 already had a second reading), G14
+the 24 report documents of batch 9 (tenth session). This script compares the two annotations the way ``realtext_eval.py`` compares
 cuelex with the gold set — pairs matched one to one by target overlap — and prints pair F1, level
 agreement and Cohen's kappa on the matched pairs, for all pairs and for hedged pairs. The numbers
 are the ceiling to read cuelex's accuracy against: a system cannot be expected to agree with one
 annotator more than a second careful annotator does.
 
-The same holds for the rewrite fates: a second reader (F7, blind to cuelex and to the first
-readers' fates) read every output of batch 4 again (``second_fates.jsonl`` beside the outputs; the
+The same holds for the rewrite fates: second readers (blind to cuelex and to the first readers'
+fates) read outputs again — F7 every output of batch 4, F16 and F17 the report half of batches 1–8 (``second_fates.jsonl`` beside the outputs; the
 chest X-ray part outside the project); the script prints how often the two readers give the same
 fate, per task — the ceiling for ``rewrite_eval.py``'s "fate agrees with gold".
 
