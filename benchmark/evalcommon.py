@@ -14,7 +14,7 @@ import random
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
@@ -271,6 +271,59 @@ def machine_info() -> dict[str, str]:
         "cpu_count": str(os.cpu_count()),
         "usable_cpus": str(usable),
     }
+
+
+# --------------------------------------------------------------------------------------------------
+# marked blocks: a script writes its measured numbers between markers, the prose stays on the page
+# --------------------------------------------------------------------------------------------------
+
+
+class MissingBlock(ValueError):
+    """A docs page lacks (or repeats) the markers of a block a script writes into."""
+
+
+def block_markers(name: str) -> tuple[str, str]:
+    """The ``<!-- name:begin -->`` and ``<!-- name:end -->`` markers of block ``name``."""
+    return f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+
+
+def replace_block(text: str, name: str, body: str, page: Path | str = "the page") -> str:
+    """``text`` with the content of block ``name`` replaced by ``body``; nothing else changes.
+
+    A missing, repeated or reversed marker raises :class:`MissingBlock` naming the block and the
+    page, so a script never appends to or rewrites the hand-written text around its blocks.
+    """
+    begin, end = block_markers(name)
+    n_begin, n_end = text.count(begin), text.count(end)
+    if n_begin != 1 or n_end != 1 or text.index(begin) > text.index(end):
+        raise MissingBlock(
+            f"{page}: block {name!r} needs one {begin} followed by one {end} "
+            f"(found {n_begin} begin and {n_end} end markers); put the markers on the page "
+            "where the block belongs"
+        )
+    head, rest = text.split(begin, 1)
+    return f"{head}{begin}\n{body}\n{end}{rest.split(end, 1)[1]}"
+
+
+def check_blocks(page: Path, names: Iterable[str]) -> None:
+    """Raise :class:`MissingBlock` unless ``page`` holds the markers of every block in ``names``."""
+    text = page.read_text(encoding="utf-8")
+    for name in names:
+        replace_block(text, name, "", page)
+
+
+def write_blocks(page: Path, blocks: Mapping[str, str]) -> None:
+    """Write each named block into ``page`` (:func:`replace_block`); the page is written only once
+    every block's markers are found."""
+    text = page.read_text(encoding="utf-8")
+    for name, body in blocks.items():
+        text = replace_block(text, name, body, page)
+    page.write_text(text, encoding="utf-8")
+
+
+def write_block(page: Path, name: str, body: str) -> None:
+    """Replace the ``<!-- name:begin -->`` … ``<!-- name:end -->`` block of a docs page."""
+    write_blocks(page, {name: body})
 
 
 # --------------------------------------------------------------------------------------------------

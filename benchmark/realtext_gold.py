@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from evalcommon import write_block as write_block  # re-exported for the realtext scripts
 from realtext_docs import DATA, read_jsonl
 
 GOLD_FILE = DATA / "gold_pairs.jsonl"
@@ -168,16 +169,3 @@ def match(
         used_gold.add(pid)
         out[i] = g
     return out
-
-
-def write_block(page: Path, name: str, body: str) -> None:
-    """Replace (or append) the ``<!-- name:begin -->`` … ``<!-- name:end -->`` block of a docs page."""
-    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
-    text = page.read_text(encoding="utf-8")
-    block = f"{begin}\n{body}\n{end}"
-    if begin in text:
-        head, rest = text.split(begin, 1)
-        text = head + block + rest.split(end, 1)[1]
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    page.write_text(text, encoding="utf-8")
