@@ -1,0 +1,86 @@
+"""Chest X-ray source-pair classes of issue 12 (tenth session), found in unannotated IU reports:
+alternatives before an observation participle ("A/B noted", "A and/or B is noted in ..."), a
+comparison of sides before slash alternatives ("right greater than left A/B"), a ranked
+differential ("primary differential diagnosis includes"), and "definite" inside a negated list."""
+
+from __future__ import annotations
+
+import pytest
+
+import cuelex
+
+
+def _found(text: str) -> dict[str, str]:
+    return {p.target_text: p.level.value for p in cuelex.extract(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("Bibasilar atelectasis/airspace disease noted.", {"Bibasilar atelectasis", "airspace disease"}),
+        ("Air space disease and/or atelectasis is noted in the right lung base.", {"Air space disease", "atelectasis"}),
+        ("Scarring or atelectasis is seen at the left base.", {"Scarring", "atelectasis"}),
+        ("Left basilar atelectasis versus scar noted.", {"Left basilar atelectasis", "scar"}),
+    ],
+)
+def test_alternatives_before_an_observation_participle(text: str, targets: set[str]) -> None:
+    found = _found(text)
+    assert {t: found.get(t) for t in targets} == {t: "UL3" for t in targets}, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She reports nausea/vomiting.",  # a verb of the clause before the list: no alternatives
+        "Pneumonia or sepsis was treated and is noted in the chart.",  # another verb first
+    ],
+)
+def test_other_verbs_keep_the_marker_a_conjunction(text: str) -> None:
+    assert not [p for p in cuelex.extract(text) if p.level.value == "UL3"], _found(text)
+
+
+def test_negated_list_before_a_participle_stays_negated() -> None:
+    assert _found("No pain or swelling noted.") == {"pain": "UL1", "swelling": "UL1"}
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("Right greater than left atelectasis/airspace disease noted.", {"left atelectasis", "airspace disease"}),
+        ("Mild bibasilar, right greater than left airspace disease/atelectasis.", {"left airspace disease", "atelectasis"}),
+    ],
+)
+def test_comparison_of_sides_before_slash_alternatives(text: str, targets: set[str]) -> None:
+    found = _found(text)
+    assert {t: found.get(t) for t in targets} == {t: "UL3" for t in targets}, found
+
+
+def test_ranked_differential_is_the_cue_not_a_target() -> None:
+    found = _found(
+        "Abnormal opacities most suggestive of pulmonary edema, primary differential diagnosis "
+        "includes infection and aspiration."
+    )
+    assert found == {"pulmonary edema": "UL2", "infection": "UL3", "aspiration": "UL3"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "No focal consolidation, suspicious pulmonary opacity, pneumothorax or definite pleural effusion.",
+            {
+                "focal consolidation": "UL1",
+                "suspicious pulmonary opacity": "UL1",
+                "pneumothorax": "UL1",
+                "pleural effusion": "HEDGED_ABSENT",
+            },
+        ),
+        (
+            "No focal alveolar consolidation, no definite pleural effusion seen.",
+            {"focal alveolar consolidation": "UL1", "pleural effusion": "HEDGED_ABSENT"},
+        ),
+        ("There is definite pleural effusion on the left.", {}),
+    ],
+)
+def test_definite_inside_a_negated_list_is_hedged_absence(text: str, expected: dict[str, str]) -> None:
+    assert _found(text) == expected
