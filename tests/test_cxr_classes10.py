@@ -1,7 +1,8 @@
 """Chest X-ray source-pair classes of issue 12 (tenth session), found in unannotated IU reports:
 alternatives before an observation participle ("A/B noted", "A and/or B is noted in ..."), a
 comparison of sides before slash alternatives ("right greater than left A/B"), a ranked
-differential ("primary differential diagnosis includes"), and "definite" inside a negated list."""
+differential ("primary differential diagnosis includes"), "definite" inside a negated list, and
+"no significant change in X" (a comparison with the prior film: X is present)."""
 
 from __future__ import annotations
 
@@ -84,3 +85,18 @@ def test_ranked_differential_is_the_cue_not_a_target() -> None:
 )
 def test_definite_inside_a_negated_list_is_hedged_absence(text: str, expected: dict[str, str]) -> None:
     assert _found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No significant change in right pneumothorax or pleural fluid.",
+        "No interval change in the left pleural effusion.",
+    ],
+)
+def test_no_significant_change_in_is_a_comparison_not_a_negation(text: str) -> None:
+    assert cuelex.extract(text) == []
+
+
+def test_change_in_a_function_stays_negated() -> None:
+    assert _found("No change in vision.") == {"vision": "UL1"}
