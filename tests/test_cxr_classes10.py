@@ -1,8 +1,10 @@
 """Chest X-ray source-pair classes of issue 12 (tenth session), found in unannotated IU reports:
 alternatives before an observation participle ("A/B noted", "A and/or B is noted in ..."), a
 comparison of sides before slash alternatives ("right greater than left A/B"), a ranked
-differential ("primary differential diagnosis includes"), "definite" inside a negated list, and
-"no significant change in X" (a comparison with the prior film: X is present)."""
+differential ("primary differential diagnosis includes"), and
+"no significant change in X" (a comparison with the prior film: X is present); batch 9 tune: the
+alternatives after an observation whose comma is left out ("airspace opacity atelectasis versus
+pneumonitis")."""
 
 from __future__ import annotations
 
@@ -64,27 +66,11 @@ def test_ranked_differential_is_the_cue_not_a_target() -> None:
     assert found == {"pulmonary edema": "UL2", "infection": "UL3", "aspiration": "UL3"}
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        (
-            "No focal consolidation, suspicious pulmonary opacity, pneumothorax or definite pleural effusion.",
-            {
-                "focal consolidation": "UL1",
-                "suspicious pulmonary opacity": "UL1",
-                "pneumothorax": "UL1",
-                "pleural effusion": "HEDGED_ABSENT",
-            },
-        ),
-        (
-            "No focal alveolar consolidation, no definite pleural effusion seen.",
-            {"focal alveolar consolidation": "UL1", "pleural effusion": "HEDGED_ABSENT"},
-        ),
-        ("There is definite pleural effusion on the left.", {}),
-    ],
-)
-def test_definite_inside_a_negated_list_is_hedged_absence(text: str, expected: dict[str, str]) -> None:
-    assert _found(text) == expected
+def test_definite_inside_a_negated_list_stays_with_the_negation() -> None:
+    # the real-text annotators read "no A, B or definite C" as certain absence of "definite C" (4 of
+    # 5 tune rows), while a stand-alone "no definite C" stays hedged absence (ha.no_definite)
+    found = _found("No focal consolidation, suspicious pulmonary opacity, pneumothorax or definite pleural effusion.")
+    assert set(found.values()) == {"UL1"}, found
 
 
 @pytest.mark.parametrize(
@@ -100,3 +86,15 @@ def test_no_significant_change_in_is_a_comparison_not_a_negation(text: str) -> N
 
 def test_change_in_a_function_stays_negated() -> None:
     assert _found("No change in vision.") == {"vision": "UL1"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Left basilar airspace opacity atelectasis versus pneumonitis.", {"atelectasis": "UL3", "pneumonitis": "UL3"}),
+        ("Bibasilar opacities atelectasis or pneumonia.", {"atelectasis": "UL3", "pneumonia": "UL3"}),
+        ("Pleural thickening versus small effusion.", {"Pleural thickening": "UL3", "small effusion": "UL3"}),
+    ],
+)
+def test_alternatives_start_after_a_stated_observation(text: str, expected: dict[str, str]) -> None:
+    assert _found(text) == expected

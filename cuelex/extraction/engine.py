@@ -1851,6 +1851,11 @@ class Engine:
                         # "blunting reflects pleural thickening or scarring"
                         a = k + 1
                         break
+                    if nearest and toks[k].low in self._observation_heads and k + 1 < b:
+                        # "left basilar airspace opacity atelectasis versus pneumonitis" (a comma
+                        # left out): the observation is stated, the alternatives follow it
+                        a = k + 1
+                        break
                     if nearest and toks[k].low == "than" and k + 1 < b:
                         # "right greater than left atelectasis/airspace disease": the comparison
                         # of sides qualifies the alternatives; they start after it
