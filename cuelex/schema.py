@@ -183,6 +183,7 @@ class TargetRules(BaseModel):
     observation_heads: tuple[str, ...] = ()
     statement_openers: tuple[str, ...] = ()
     reading_verbs: tuple[str, ...] = ()
+    observation_participles: tuple[str, ...] = ()
     non_target_heads: tuple[str, ...] = ()
     procedure_suffixes: tuple[str, ...] = ()
     manoeuvre_heads: tuple[str, ...] = ()

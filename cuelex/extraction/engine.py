@@ -951,6 +951,7 @@ class Engine:
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
+        self._observation_participles = frozenset(w.lower() for w in t.observation_participles)
         self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
         self._procedure_suffixes = tuple(w.lower() for w in t.procedure_suffixes)
         self._manoeuvre_heads = frozenset(w.lower() for w in t.manoeuvre_heads)
@@ -1850,6 +1851,16 @@ class Engine:
                         # "blunting reflects pleural thickening or scarring"
                         a = k + 1
                         break
+                    if nearest and toks[k].low in self._observation_heads and k + 1 < b:
+                        # "left basilar airspace opacity atelectasis versus pneumonitis" (a comma
+                        # left out): the observation is stated, the alternatives follow it
+                        a = k + 1
+                        break
+                    if nearest and toks[k].low == "than" and k + 1 < b:
+                        # "right greater than left atelectasis/airspace disease": the comparison
+                        # of sides qualifies the alternatives; they start after it
+                        a = k + 1
+                        break
                     if nearest and toks[k].low == "with" and k + 1 < b:
                         # alternatives: "cardiomegaly with mild infiltrates versus atelectasis"
                         # offers the infiltrates, not the cardiomegaly, as the alternative
@@ -1897,9 +1908,13 @@ class Engine:
             entry = m.entry
             if entry is None and self._has_verb(toks, li, rj):
                 v = self._reading_verb_before(toks, li, lj)
-                if v is None or self._has_verb(toks, li, v) or self._has_verb(toks, v + 1, rj):
-                    continue  # "she sits or stands", "we can discuss medications or therapies"
-                li = v + 1  # "the film shows atelectasis or pneumonia": the reading after the verb
+                if v is not None and not self._has_verb(toks, li, v) and not self._has_verb(toks, v + 1, rj):
+                    li = v + 1  # "the film shows atelectasis or pneumonia": the reading after the verb
+                else:
+                    p = self._observed_after(toks, ri, rj)
+                    if p is None or self._has_verb(toks, li, p):
+                        continue  # "she sits or stands", "we can discuss medications or therapies"
+                    rj = p  # "atelectasis/airspace disease noted": the readings before the participle
             if entry is None and self._in_label(text, m.end):
                 continue  # "Nipple pain or numbness: yes": the topics of a checklist item or heading
             both_sides = entry is None or entry.direction is not Direction.FORWARD
@@ -1937,6 +1952,19 @@ class Engine:
                 )
             )
         return groups
+
+    def _observed_after(self, toks: Sequence[_Tok], i: int, j: int) -> int | None:
+        """Index of an observation participle ("noted", "is seen") that is the first verb in
+        toks[i:j], if any: "A/B noted" reports where a reading is seen, it adds no clause."""
+        for k in range(i, j):
+            low = toks[k].low
+            if low in self._observation_participles:
+                return k if k > i else None
+            if low in self._copulas:
+                continue
+            if low in self._verbs or low in self._verb_like or self._subjects.match_at(toks, k, j):
+                return None
+        return None
 
     def _reading_verb_before(self, toks: Sequence[_Tok], i: int, j: int) -> int | None:
         """Index of the last reading verb ("shows", "demonstrated") in toks[i:j], if any: what a
