@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from _helpers import demo_texts, iu_texts
 from hypothesis import given
 from hypothesis import strategies as st
-from _helpers import demo_texts, iu_texts
 
 import cuelex
 from cuelex.concepts import linking as L

@@ -17,9 +17,9 @@ import re
 
 import pytest
 import regex
+from _helpers import IU_FILE, demo_texts, iu_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from _helpers import IU_FILE, demo_texts, iu_texts
 
 import cuelex
 from cuelex._memo import BoundedMemo
