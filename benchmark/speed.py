@@ -89,6 +89,9 @@ def build_systems(findings: list[str]) -> dict[str, Callable[[list[str]], int]]:
     def run_blank(texts: list[str]) -> int:
         return sum(len(d) for d in blank.pipe(texts))
 
+    def run_cuelex_tokenizer(texts: list[str]) -> int:
+        return sum(len(d) for d in cue.tokenizer.pipe(texts))
+
     def run_negspacy(texts: list[str]) -> int:
         return sum(sum(1 for e in d.ents if e._.negex) for d in neg.pipe(texts))
 
@@ -111,6 +114,7 @@ def build_systems(findings: list[str]) -> dict[str, Callable[[list[str]], int]]:
 
     return {
         "spaCy blank English tokenizer (floor)": run_blank,
+        CUE_TOKENIZER: run_cuelex_tokenizer,
         "negspacy (sentencizer + EntityRuler + negex)": run_negspacy,
         "medSpaCy default (PyRuSH + TargetMatcher + ConText)": run_medspacy,
         "cuelex `cuelex.load()` nlp.pipe": run_cuelex_pipe,
@@ -122,6 +126,7 @@ def build_systems(findings: list[str]) -> dict[str, Callable[[list[str]], int]]:
 SLOW = "medSpaCy default (PyRuSH + TargetMatcher + ConText)"  # timed once (tens of seconds a pass)
 BASE = "negspacy (sentencizer + EntityRuler + negex)"
 NO_MEMO = "cuelex `Engine(memo=False).extract` (no memo)"
+CUE_TOKENIZER = "cuelex `cuelex.load()` tokenizer alone (same Docs, every chunk cached)"
 
 
 def time_pass(run: Callable[[], int], passes: int) -> tuple[float, int]:
@@ -454,8 +459,9 @@ Reproduce from the repository root (offline, a few minutes):
 
 "vs negspacy" is the docs/s ratio to negspacy's pipeline on the same corpus; "outputs" counts what
 each system produced in one pass (negated entities for negspacy, negated or uncertain entities for
-medSpaCy, cue–target pairs for cuelex, tokens for the bare tokenizer) and is a sanity check only.
-The bare spaCy tokenizer is the floor for anything that runs through `nlp.pipe`.
+medSpaCy, cue–target pairs for cuelex, tokens for the bare tokenizers) and is a sanity check only.
+The bare spaCy tokenizer is the floor for anything that runs through `nlp.pipe` with spaCy's
+tokenizer as it is; `cuelex.load()`'s tokenizer gives the same Docs faster (tenth round, below).
 
 **Where the time goes** (cProfile and per-function timers, 2026-11-23). cuelex's `nlp.pipe` is
 spaCy's tokenizer (the floor row) + `extract` + a little more (the target spans in `doc.spans`,
@@ -658,6 +664,44 @@ one process); 1.97× / 1.91× from `speed.link_cost` alone (wall clock, best of 
 in the `speed.py` run of 2026-11-23 23:40 UTC, taken at load average 4.3–4.7 on the 2 cores
 (`extract` 1,423 IU reports/s in that run against 3,679 in the eighth session's): the bar is
 met or missed by the machine's load, not by a change of code.
+
+**Tenth round (2026-11-24): `cuelex.load()`'s tokenizer caches every chunk**
+(`benchmark/tokenizer_ab.py`: CPU time, one process, the measures taking turns every 25
+documents, memos emptied at each round's start; the script first checks the Docs byte-identical
+and the pairs identical on every text). A profile of `nlp.pipe` over the ACI notes: spaCy's
+tokenizer 2.4 ms of a 6.5 ms note, two thirds of it splitting affixes of chunks it had already
+tokenised in earlier notes. spaCy caches a whitespace-separated chunk's tokens only while no
+special case has been met earlier in the same text ("See #1250" in its source), and a newline
+is a special case: after a note's first line nothing was cached, so every later word with
+punctuation went through the affix rules again in every note (ACI notes) or every report (IU
+reports have a newline before the impression). The tokenizer of `cuelex.load()` now tokenises each chunk it
+has not seen before on its own, first, which caches it as spaCy would at a text's start (a chunk
+with a special case inside stays uncached, spaCy's rule); a set of at most 131,072 chunks
+remembers which, emptied when spaCy empties its cache (new special cases, new affix rules).
+Equivalence: byte-identical Docs (`Doc.to_bytes`) on every text of both corpora and in a
+property test over contractions, abbreviations, emoticons and whitespace special cases. Old/new,
+medians of 3 rounds taken at load average 5–6 (another three helpers on the 2 cores): tokenizer
+2.38× (ACI) and 1.46× (IU); the first pass of a fresh tokenizer 1.11× on both (a pass repeats
+words; a new chunk costs one extra small Doc); `nlp.pipe` + reading the pairs 1.28× (ACI) and
+1.09× (IU); `nlp.pipe` against negspacy in the same rounds 0.64× → 0.82× (ACI) and 0.80× → 0.87×
+(IU). The spaCy tokenizer of the floor row and of negspacy's pipeline is unchanged: both still
+split every chunk after a newline again. What is left on the ACI notes is `extract` (about
+70% of `nlp.pipe`); on the IU reports the tokenizer is now about a sixth of it.
+The benchmark build does not go through this tokenizer: a profile of a one-process build
+(`cuelex.bench.build`, the work of one worker: 1,500 synthetic notes of
+`benchmark/make_synthetic_corpus.py`, 12.5% discharge summaries, cProfile at load average 6)
+gives extraction 52% of the chunk work, linking 26%, the screening units 9%, sections 8% and
+deduplication 5%, the same shape as the sixth round's; the linker's windows hold no newline
+(0 of 1,701 on the IU reports, 0 of 1,191 on the ACI notes), so spaCy already caches their
+chunks, and tokenising them through the caching tokenizer was slower (27 → 36 µs a window, IU):
+not applied there. Build throughput was not measured again in this round (`bench_scale.py`
+runs for many minutes on both cores).
+The `speed.py` run on this page was taken at load average about 6 (three other jobs on the 2
+cores; `extract` 990 IU reports/s against 2,297 in the ninth session's quiet run), one pass per
+timed run: its `nlp.pipe` rows disagree with CPU time measured in one process right after it
+(best of 3 passes over the ACI notes: `nlp.pipe` + read 5.1–5.3 ms a note = the tokenizer 1.0 +
+`extract` 3.9 + 0.3 ms, spaCy's blank tokenizer 2.6 ms), so the ratios of `tokenizer_ab.py`
+above are this round's evidence, not that table.
 
 ## Linking
 

@@ -2,8 +2,46 @@
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import cuelex
+from cuelex.cli import demo_corpus_path
 from cuelex.scoring import score
+
+# the shared IU development reports (read-only, beside the repository; skipped when absent)
+IU_FILE = Path(
+    os.environ.get(
+        "CUELEX_IU_REPORTS",
+        Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "eval" / "iu_cxr_dev.jsonl",
+    )
+)
+
+
+def iu_texts(lines: int | None = None) -> list[str]:
+    """The IU reports with a findings or impression section, as ``FINDINGS: …\nIMPRESSION: …``,
+    from the first ``lines`` lines of the file (all when None); empty when the file is absent."""
+    texts: list[str] = []
+    if not IU_FILE.exists():
+        return texts
+    with open(IU_FILE, encoding="utf-8") as fh:
+        for k, line in enumerate(fh):
+            if lines is not None and k >= lines:
+                break
+            r = json.loads(line)
+            if r.get("findings") or r.get("impression"):
+                texts.append(
+                    f"FINDINGS: {(r.get('findings') or '').strip()}\n"
+                    f"IMPRESSION: {(r.get('impression') or '').strip()}"
+                )
+    return texts
+
+
+def demo_texts() -> list[str]:
+    """The texts of the demo corpus shipped with cuelex (ACI-BENCH notes), in file order."""
+    with open(demo_corpus_path(), encoding="utf-8") as fh:
+        return [json.loads(line)["text"] for line in fh]
 
 
 def pairs_of(text: str) -> list[tuple[str, str, str]]:

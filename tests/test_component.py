@@ -6,6 +6,8 @@ import pickle
 
 import pytest
 import spacy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from spacy.tokens import Span
 
 import cuelex
@@ -210,6 +212,61 @@ def test_load_tokenizer_keeps_texts_and_spacy_tokens():
     # a Doc made elsewhere: the component reads doc.text
     other = nlp.get_pipe("cuelex")(blank(text))
     assert other._.cue_pairs == doc._.cue_pairs == cuelex.extract(text)
+
+
+@pytest.fixture(scope="module")
+def tokenizers() -> tuple[TextKeepingTokenizer, spacy.tokenizer.Tokenizer]:
+    """A warming tokenizer and spaCy's own, same settings, kept warm across the module's tests."""
+    blank = spacy.blank("en")
+    tok = TextKeepingTokenizer(blank.vocab)
+    tok.from_bytes(blank.tokenizer.to_bytes())
+    return tok, spacy.blank("en").tokenizer
+
+
+# words with affixes, spaCy special cases (contractions, abbreviations, emoticons, whitespace)
+# and separators: the chunks whose caching spaCy's special-case rule is about
+_PIECES = [
+    "pneumonia", "pneumonia,", "(pneumonia)", "effusion.", "r/o", "?PE", "Dr.", "Dr", "don't",
+    "can't,", "(don't", "e.g.", "e.g.,", "a.m.", ":)", ":)...", "U.S.", "MI", "1.5cm", "x-ray",
+    "'s", "😀", "—", "Mr.Smith", "\\n", "C++", "i.e.)", "vs.", "No", "a.",
+]
+_SEPS = [" ", "  ", "\n", " \n", "\n\n", "\t", "\u00a0", " \u2014 ", ""]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_PIECES), st.sampled_from(_SEPS)), max_size=14))
+def test_warming_tokenizer_gives_spacys_docs(tokenizers, parts):
+    """Property: the tokenizer that caches every new chunk (one instance, warm across the
+    examples) gives byte-identical Docs to spaCy's own tokenizer."""
+    tok, blank = tokenizers
+    text = "".join(p + s for p, s in parts)
+    for _ in range(2):  # the second time every chunk is warm
+        got, want = tok(text), blank(text)
+        assert [(t.text, t.whitespace_, t.norm_) for t in got] == [
+            (t.text, t.whitespace_, t.norm_) for t in want
+        ]
+        assert got.to_bytes() == want.to_bytes()
+
+
+def test_warming_tokenizer_is_bounded_and_rewarms_after_a_flush(monkeypatch):
+    """The set of warmed chunks is emptied past its bound and when spaCy empties its cache
+    (a new special case); the Docs stay spaCy's."""
+    import cuelex.component as component
+
+    blank = spacy.blank("en")
+    tok = TextKeepingTokenizer(blank.vocab)
+    tok.from_bytes(blank.tokenizer.to_bytes())
+    text = "Possible pneumonia,\nlikely (viral).  No effusion;\tDr. Smith's note."
+    tok(text)
+    assert {"pneumonia,", "(viral).", "Smith's"} <= tok._warmed
+    tok.add_special_case("likely", [{"ORTH": "likely"}])
+    assert tok._warmed == set()
+    monkeypatch.setattr(component, "_WARMED_MAX", 3)
+    for other in ("one two three four", "five six seven eight", text):
+        tok(other)
+        assert len(tok._warmed) <= 3 + len(set(other.split()))
+    blank.tokenizer.add_special_case("likely", [{"ORTH": "likely"}])
+    assert tok(text).to_bytes() == blank.tokenizer(text).to_bytes()
 
 
 def test_pipe_batches_give_the_same_docs_as_calling_the_component():

@@ -9,27 +9,18 @@ links of all demo notes and a sample of the IU reports with QuickUMLS's full pat
 
 from __future__ import annotations
 
-import json
 import math
-import os
-from pathlib import Path
 
 import pytest
+from _helpers import demo_texts, iu_texts
 from hypothesis import given
 from hypothesis import strategies as st
 
 import cuelex
-from cuelex.cli import demo_corpus_path
 from cuelex.concepts import linking as L
 from cuelex.concepts.linking import Linker, LinkingError, _MemoReader
 from cuelex.records import CueTargetPair, Direction
 
-IU_FILE = Path(
-    os.environ.get(
-        "CUELEX_IU_REPORTS",
-        Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "eval" / "iu_cxr_dev.jsonl",
-    )
-)
 
 
 def _plain_score_base(cs, ce, cand_text, qs, qe, ts, te, d, text):
@@ -144,20 +135,7 @@ def linker(tmp_path_factory):
 
 
 def _texts() -> list[str]:
-    with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh]
-    if IU_FILE.exists():
-        with open(IU_FILE, encoding="utf-8") as fh:
-            for k, line in enumerate(fh):
-                if k >= 400:
-                    break
-                r = json.loads(line)
-                if r.get("findings") or r.get("impression"):
-                    texts.append(
-                        f"FINDINGS: {(r.get('findings') or '').strip()}\n"
-                        f"IMPRESSION: {(r.get('impression') or '').strip()}"
-                    )
-    return texts
+    return demo_texts() + iu_texts(400)
 
 
 def test_ngram_starts_never_decrease(linker):

@@ -12,32 +12,23 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
-import os
 import pickle
 import re
-from pathlib import Path
 
 import pytest
 import regex
+from _helpers import IU_FILE, demo_texts, iu_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cuelex
 from cuelex._memo import BoundedMemo
-from cuelex.cli import demo_corpus_path
 from cuelex.concepts.linking import Linker, _MemoReader, _tagged, _updated
 from cuelex.extensions import PAIRS_KEY, encode
 from cuelex.extraction import engine as X
 from cuelex.extraction import sentences as S
 from cuelex.records import CueTargetPair
 
-IU_FILE = Path(
-    os.environ.get(
-        "CUELEX_IU_REPORTS",
-        Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "eval" / "iu_cxr_dev.jsonl",
-    )
-)
 
 
 def _reference_engine() -> X.Engine:
@@ -76,22 +67,13 @@ def _compare(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
 
 
 def test_demo_corpus_same_pairs_as_reference_path(monkeypatch):
-    with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh]
+    texts = demo_texts()
     assert _compare(texts, monkeypatch) > 1000
 
 
 @pytest.mark.skipif(not IU_FILE.exists(), reason="shared IU development reports not present")
 def test_iu_reports_same_pairs_as_reference_path(monkeypatch):
-    texts = []
-    with open(IU_FILE, encoding="utf-8") as fh:
-        for line in fh:
-            r = json.loads(line)
-            if r.get("findings") or r.get("impression"):
-                texts.append(
-                    f"FINDINGS: {(r.get('findings') or '').strip()}\n"
-                    f"IMPRESSION: {(r.get('impression') or '').strip()}"
-                )
+    texts = iu_texts()
     assert _compare(texts[:600], monkeypatch) > 500
 
 
@@ -140,8 +122,7 @@ def test_direct_construction_equals_model_construct():
 
 def test_long_single_line_same_pairs_as_reference_path(monkeypatch):
     """A note with its line breaks and sentence punctuation lost: one sentence of 20,000 chars."""
-    with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh][:12]
+    texts = demo_texts()[:12]
     flat = " ".join(" ".join("".join(c for c in t if c not in ".!?;:").split()) for t in texts)
     assert _compare([flat[:20_000]], monkeypatch) > 20
 
@@ -152,8 +133,7 @@ def test_long_single_line_same_pairs_as_reference_path(monkeypatch):
 def test_memo_cold_and_warm_passes_equal_reference(monkeypatch):
     """The per-sentence and per-text memo gives the reference pairs on a cold and a warm pass,
     under other doc ids, and for sentences given by the caller."""
-    with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh][:40]
+    texts = demo_texts()[:40]
     texts += [t[:1500] for t in texts[:10]]  # short enough to be memoised as whole texts
     texts += ["Possible pneumonia.", "Possible pneumonia.", "x Possible pneumonia.", "?PE. ?PE"]
     fast = cuelex.get_engine()
@@ -299,8 +279,7 @@ def test_modifier_only_ascii_path_equals_regex_path(parts):
 
 def test_component_stores_the_same_json_and_pairs_as_model_dump():
     nlp = cuelex.load()
-    with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh][:30]
+    texts = demo_texts()[:30]
     texts.append("Possible “pneumonia” – r/o\u00a0PE; no effusion\x1f. ?MI 😀")
     for doc, text in zip(nlp.pipe(texts), texts, strict=True):
         pairs = cuelex.extract(text)
@@ -363,20 +342,7 @@ def _reference_link(linker, text, pairs):
 
 
 def _link_texts() -> list[str]:
-    with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh][:60]
-    if IU_FILE.exists():
-        with open(IU_FILE, encoding="utf-8") as fh:
-            for k, line in enumerate(fh):
-                r = json.loads(line)
-                if k >= 300:
-                    break
-                if r.get("findings") or r.get("impression"):
-                    texts.append(
-                        f"FINDINGS: {(r.get('findings') or '').strip()}\n"
-                        f"IMPRESSION: {(r.get('impression') or '').strip()}"
-                    )
-    return texts
+    return demo_texts()[:60] + iu_texts(300)
 
 
 def test_linking_same_cuis_and_spans_as_reference_path(linker):
@@ -407,8 +373,7 @@ def test_public_candidates_unchanged_by_memo(linker):
 
 
 def test_tagged_pos_equals_attribute_ruler(linker):
-    with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh][:20]
+    texts = demo_texts()[:20]
     texts.append("Either THE nodule or That As-yet mass, and/or neither nor; per via a an")
     for text in texts:
         ruled = linker._nlp(text)
@@ -529,8 +494,7 @@ def _assert_scans_equal(sp: S.SentenceSplitter, text: str) -> None:
 
 def test_splitter_scans_equal_regex_scans_on_demo_notes():
     sp = cuelex.get_engine().splitter
-    with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh]
+    texts = demo_texts()
     for text in texts:
         _assert_scans_equal(sp, text)
 
@@ -687,16 +651,7 @@ def test_memo_on_equals_memo_off_on_joined_pieces():
 
 
 def test_memo_on_equals_memo_off_on_demo_notes_and_iu_reports():
-    with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh]
-    if IU_FILE.exists():
-        with open(IU_FILE, encoding="utf-8") as fh:
-            rows = [json.loads(line) for line in fh]
-        texts += [
-            f"FINDINGS: {(r.get('findings') or '').strip()}\nIMPRESSION: {(r.get('impression') or '').strip()}"
-            for r in rows
-            if r.get("findings") or r.get("impression")
-        ]
+    texts = demo_texts() + iu_texts()
     assert _memo_on_off(texts) > 1000
 
 
