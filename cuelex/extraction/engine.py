@@ -1438,19 +1438,47 @@ class Engine:
         regex.IGNORECASE,
     )
 
+    #: words that open a subject owned by the patient ("his blood pressure", "the patient's diabetes")
+    _OWNERS = frozenset({"his", "her", "their", "patient's", "patient’s", "pt's"})
+    _CLAUSE_MARKS = frozenset({";", ":", ".", "but", "and", "so", "because", "although", "while"})
+
+    def _owned_subject(self, toks: Sequence[_Tok], m: int) -> bool:
+        """Whether the clause ending at toks[m] has a subject the patient owns ("his diabetes
+        seems stable", "the patient's blood pressure looked great and appears stable"): a
+        condition of this patient, not a finding compared with a prior image. The subject is the
+        first word of the clause, or the word after "the"; one coordinated predicate ("... looked
+        great and appears stable") is passed over."""
+        k, passed_and = m, False
+        while k >= 0 and m - k < 16:
+            low = toks[k].low
+            if low == "and" and not passed_and:
+                passed_and = True
+            elif low in self._CLAUSE_MARKS or low == ",":
+                break
+            k -= 1
+        start = k + 1
+        while start < m and toks[start].low in ("and", "but", "so", "the"):
+            start += 1  # ", and his eczema seems stable"; "the patient's"
+        return start <= m and toks[start].low in self._OWNERS
+
     def _status_predicate(self, toks: Sequence[_Tok], i: int, b: int) -> tuple[int, int] | None:
-        """ "This appears to be well controlled", "It seems stable": in an assessment, the status of
-        the condition the pronoun stands for is the hedged proposition (a noun subject, as in "the
-        granuloma appears stable", is a comparison with a prior study and gives no pair). An empty
-        span means: a status compared with a prior study, no target at all."""
+        """ "This appears to be well controlled", "It seems stable", "his diabetes seems stable",
+        "blood pressure appears well controlled": in an assessment, the status of the condition
+        is the hedged proposition. "Stable" after a noun subject the patient does not own ("the
+        granuloma appears stable") is a comparison with a prior study and gives no pair; control
+        is said of conditions only. An empty span means: a status compared with a prior study,
+        no target at all."""
         m = i - 1
         while m >= 0 and toks[m].low in self._SEEMING:
             m -= 1
-        if m == i - 1 or m < 0 or toks[m].low not in ("this", "it"):
+        if m == i - 1 or m < 0:
             return None
         words = " ".join(t.low for t in toks[i : min(b, i + 4)])
         found = self._STATUS.match(words)
         if found is None:
+            return None
+        controlled = "stable" not in found.group(0)
+        if toks[m].low not in ("this", "it") and not controlled and not self._owned_subject(toks, m):
             return None
         n = len(found.group(0).split())
         if any(t.low in self._COMPARED for t in toks[i + n : i + n + 3]):

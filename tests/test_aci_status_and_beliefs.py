@@ -1,0 +1,51 @@
+"""Source pairs in assessment/plan sections (issue 12, ACI-BENCH part, tenth session): a condition's
+hedged status after a noun subject, beliefs stated with "do", worry that "this is" a condition and
+conditionals asking whether the patient has one. Sentences are written for these tests; the held-out
+probes of benchmark/plan_probes.py are different sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+import cuelex
+
+
+def pairs_of(text: str) -> set[tuple[str, str]]:
+    return {(p.target_text, p.level.value) for p in cuelex.extract(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # control is said of conditions only: any subject
+        ("Blood pressure appears to be well controlled on the current dose.", {("well controlled", "UL2")}),
+        ("His asthma seems well controlled with the inhaler.", {("well controlled", "UL2")}),
+        # "stable" of a condition the patient owns, also after a coordinated predicate
+        ("Her diabetes seems to be stable.", {("stable", "UL2")}),
+        ("His weight was down two pounds and appears stable otherwise.", {("stable", "UL2")}),
+        ("His reflux appears well controlled, and his eczema seems stable.",
+         {("well controlled", "UL2"), ("stable", "UL2")}),
+        ("The patient's kidney function appears stable.", {("stable", "UL2")}),
+        # a finding compared with a prior image stays without a pair
+        ("The calcified granuloma appears stable.", set()),
+        ("Heart size appears stable.", set()),
+        ("The right lower lobe nodule appears stable compared to prior.", set()),
+    ],
+)
+def test_status_of_a_condition_after_a_noun_subject(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I do believe she has a rotator cuff strain.", {("rotator cuff strain", "UL2")}),
+        ("We still think this is a viral illness.", {("viral illness", "UL2")}),
+        ("Her labs were normal, so I am worried that this is an early gout flare.", {("early gout flare", "UL3")}),
+        ("She is worried that this is cancer.", set()),  # the patient's own worry is no hedge
+        ("If he does have a torn meniscus, we will discuss arthroscopy.", {("torn meniscus", "UL5")}),
+        ("If she is found to have anemia, we will start iron.", {("anemia", "UL5")}),
+    ],
+)
+def test_beliefs_worries_and_conditions_on_having(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
