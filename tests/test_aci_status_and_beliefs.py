@@ -49,3 +49,17 @@ def test_status_of_a_condition_after_a_noun_subject(text: str, expected: set) ->
 )
 def test_beliefs_worries_and_conditions_on_having(text: str, expected: set) -> None:
     assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a diagnosis qualified only by an adjective names no finding
+        ("There was no way to be sure without a pathological diagnosis.", set()),
+        ("We do not have a definitive diagnosis yet.", set()),
+        # a named diagnosis keeps its name
+        ("This is consistent with a pneumonia diagnosis.", {("pneumonia", "UL2")}),
+    ],
+)
+def test_a_bare_diagnosis_is_no_target(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected

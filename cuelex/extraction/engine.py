@@ -1310,9 +1310,11 @@ class Engine:
             if k > i and tok.low in multi_breakers and breakers.match_at(toks, k, j) > 1:
                 break
             k += 1
+        bare_diagnosis = False
         while k > i:
             n = self._strip_trailing.match_ending_at(toks, k, i)
             if n and n < k - i:
+                bare_diagnosis = bare_diagnosis or toks[k - 1].low == "diagnosis"
                 k -= n
                 continue
             if toks[k - 1].punct and toks[k - 1].low != "%":
@@ -1321,6 +1323,8 @@ class Engine:
             break
         if k <= i:
             return None
+        if bare_diagnosis and all(self._is_modifier(t) for t in toks[i:k] if not t.punct):
+            return None  # "without a pathological diagnosis", "no definitive diagnosis": no finding named
         words = [t.low for t in toks[i:k] if not t.punct]
         changing = (words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)) or (
             len(words) > 1 and words[-1] in self._GENERIC_HEADS and self._DECISIVE.intersection(words[:-1])
