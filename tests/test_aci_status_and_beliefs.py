@@ -63,3 +63,15 @@ def test_beliefs_worries_and_conditions_on_having(text: str, expected: set) -> N
 )
 def test_a_bare_diagnosis_is_no_target(text: str, expected: set) -> None:
     assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("His asthma is likely well controlled on the current regimen.", {("well controlled", "UL2")}),
+        ("Her hypertension is probably stable.", {("stable", "UL2")}),
+        ("This is likely stable.", {("stable", "UL2")}),
+    ],
+)
+def test_a_hedge_adverb_on_a_status(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected

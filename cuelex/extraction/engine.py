@@ -1436,6 +1436,7 @@ class Engine:
 
     _SEEMING = frozenset({"appears", "appear", "seems", "seem", "to", "be"})
     _COMPARED = frozenset({"compared", "from", "versus", "relative"})
+    _STATUS_ADVERBS = frozenset({"likely", "probably"})
     _STATUS = regex.compile(
         r"(?:(?:very|fairly|reasonably|relatively|adequately|well|poorly|not\s+well)\s+)?"
         r"(?:controlled|stable)\b|well-controlled\b|poorly-controlled\b|under\s+(?:good\s+)?control\b",
@@ -1475,6 +1476,8 @@ class Engine:
         m = i - 1
         while m >= 0 and toks[m].low in self._SEEMING:
             m -= 1
+        if m == i - 1 and m > 0 and toks[m].low in self._STATUS_ADVERBS and toks[m - 1].low in self._SUBJECT_COPULAS:
+            m -= 2  # "his asthma is likely well controlled": the adverb hedges the status as "seems" does
         if m == i - 1 or m < 0:
             return None
         words = " ".join(t.low for t in toks[i : min(b, i + 4)])
