@@ -75,3 +75,17 @@ def test_a_bare_diagnosis_is_no_target(text: str, expected: set) -> None:
 )
 def test_a_hedge_adverb_on_a_status(text: str, expected: set) -> None:
     assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a relative clause after a listed noun describes it: the list goes on
+        ("Her fall was likely caused by dehydration and low blood pressure that we have been treating.",
+         {("dehydration", "UL2"), ("low blood pressure", "UL2")}),
+        # a new clause after "and" still ends the list
+        ("No fever and she is eating well.", {("fever", "UL1")}),
+    ],
+)
+def test_a_relative_clause_does_not_end_a_list(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected

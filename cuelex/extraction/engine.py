@@ -1437,6 +1437,8 @@ class Engine:
     _SEEMING = frozenset({"appears", "appear", "seems", "seem", "to", "be"})
     _COMPARED = frozenset({"compared", "from", "versus", "relative"})
     _STATUS_ADVERBS = frozenset({"likely", "probably"})
+    #: a relative clause after a listed noun describes it; it does not open a new statement
+    _RELATIVES = frozenset({"that", "which", "who", "whom"})
     _STATUS = regex.compile(
         r"(?:(?:very|fairly|reasonably|relatively|adequately|well|poorly|not\s+well)\s+)?"
         r"(?:controlled|stable)\b|well-controlled\b|poorly-controlled\b|under\s+(?:good\s+)?control\b",
@@ -1667,6 +1669,8 @@ class Engine:
                 # "neither A nor B is present" / "no A or B is seen": B is still in the list;
                 # "likely A, and B is present": a new clause
                 end = b if sep in ("and", "comma") else (np[1] if np else b)
+                if np is not None and np[1] < end and toks[np[1]].low in self._RELATIVES:
+                    end = np[1]  # "... and uncontrolled hypertension that we have been monitoring"
                 if np is None or self._clause_start(toks, a, end) or np[1] - np[0] > max_part:
                     break
                 if sep == "comma" and not has_coord and np[1] - np[0] > 4:
