@@ -89,3 +89,7 @@ def test_a_hedge_adverb_on_a_status(text: str, expected: set) -> None:
 )
 def test_a_relative_clause_does_not_end_a_list(text: str, expected: set) -> None:
     assert pairs_of(text) == expected
+
+
+def test_a_negative_subject_is_no_hedged_status() -> None:
+    assert pairs_of("Nothing appears well controlled yet.") == set()

@@ -1437,6 +1437,7 @@ class Engine:
     _SEEMING = frozenset({"appears", "appear", "seems", "seem", "to", "be"})
     _COMPARED = frozenset({"compared", "from", "versus", "relative"})
     _STATUS_ADVERBS = frozenset({"likely", "probably"})
+    _NEGATIVE_SUBJECTS = frozenset({"nothing", "none", "neither", "nobody", "not", "never"})
     #: a relative clause after a listed noun describes it; it does not open a new statement
     _RELATIVES = frozenset({"that", "which", "who", "whom"})
     _STATUS = regex.compile(
@@ -1487,6 +1488,8 @@ class Engine:
         if found is None:
             return None
         controlled = "stable" not in found.group(0)
+        if toks[m].low in self._NEGATIVE_SUBJECTS:
+            return None  # "nothing appears well controlled": the negation decides
         if toks[m].low not in ("this", "it") and not controlled and not self._owned_subject(toks, m):
             return None
         n = len(found.group(0).split())
