@@ -9,7 +9,9 @@ probes were never edited afterwards: a fix must generalise to them. Classes: ``c
 ``hypothetical-plan``, ``plan-hedge`` (a hedge on a plan, a price or a visit gives no pair),
 ``non-clinical-list`` (an "or" between providers or drugs is no alternative), ``evaluation``,
 ``graded-hedge``, ``known-asserted``, ``risk-list`` (a consent list of surgical risks names no plan
-as a target).
+as a target). Rows ``q01``–``q38`` (tenth session) were written the same way, before that
+session's rules, from the even-position notes outside the batch-9 documents list; they add
+``status`` (a condition's hedged status) and ``cause`` (a hedged cause).
 
 A probe is right when every ``expect`` pair is found (level among ``levels``; the cuelex target
 lies inside ``target`` and covers ``core``, case aside) and no pair has a target overlapping a

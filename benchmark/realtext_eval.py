@@ -13,10 +13,13 @@ docs quote. Error rows are printed for the tune half (``--errors`` forces them e
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections import Counter
 from pathlib import Path
+
+import yaml
 
 from realtext_docs import load_documents
 from realtext_gold import GOLD_FILE, LEVELS, load_gold, match, target_right, write_block
@@ -26,6 +29,48 @@ import cuelex
 HEDGED = {"UL2", "UL3", "UL4", "UL5"}
 _CONNECTIVES = {"or", "versus", "vs", "vs.", "/", "and/or"}
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "accuracy.md"
+_ROOT = Path(__file__).resolve().parent.parent
+#: Causes of a missed gold pair and of a false (unmatched) cuelex pair, in the order they are tested.
+MISS_CAUSES = ("no cue in the lexicons", "cue matched, no pair kept", "cue found, other target", "wrong level")
+FALSE_CAUSES = ("plan, not a proposition", "non-clinical target", "scope", "clinical target, no gold pair")
+_AGENTS = {"we", "i", "you", "us", "he", "she", "they"}
+
+
+@functools.lru_cache(maxsize=1)
+def _plan_words() -> tuple[frozenset[str], tuple[str, ...]]:
+    """Words that make a target a test, treatment, visit or provider, and procedure-name endings.
+
+    Read from the project's own lists (``rules/targets.yaml`` non_target_heads and
+    procedure_suffixes, ``cuelex/data/semantic_nonfinding.tsv``); here a word ANYWHERE in the
+    target counts, where the engine looks at the head only, so the class is not empty by design.
+    """
+    rules = yaml.safe_load((_ROOT / "rules" / "targets.yaml").read_text(encoding="utf-8"))
+    words = {w.lower() for w in rules["non_target_heads"]}
+    for line in (_ROOT / "cuelex" / "data" / "semantic_nonfinding.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        if line and not line.startswith("#") and not line.startswith("word\t"):
+            words.add(line.split("\t", 1)[0].lower())
+    return frozenset(words), tuple(rules["procedure_suffixes"])
+
+
+def false_cause(text: str, cue: tuple[int, int], target: tuple[int, int], gpairs: list, linker) -> str:
+    """Why a cuelex pair with no gold pair is wrong (a heuristic class, for counting only).
+
+    Plan: the target holds a test, treatment, visit or provider word or opens with an agent
+    ("we", "I"); non-clinical: no concept of the vocabulary links to it; scope: its cue is a gold
+    cue or its target overlaps a gold target (the cue is real, its reach is not); otherwise a
+    clinical target where the annotator saw no pair.
+    """
+    words, suffixes = _plan_words()
+    toks = [w.strip(".,;:()").lower() for w in text[target[0]:target[1]].split()]
+    toks = [w for w in toks if w]
+    if toks and (toks[0] in _AGENTS or any(w in words or w.endswith(suffixes) for w in toks)):
+        return FALSE_CAUSES[0]
+    if linker.concept_of(text[target[0]:target[1]]) is None:
+        return FALSE_CAUSES[1]
+    for g in gpairs:
+        if max(cue[0], g.cue[0]) < min(cue[1], g.cue[1]) or max(target[0], g.target[0]) < min(target[1], g.target[1]):
+            return FALSE_CAUSES[2]
+    return FALSE_CAUSES[3]
 
 
 def annotator_of() -> dict[str, str]:
@@ -57,6 +102,10 @@ def evaluate(
     per_level = {lv: Counter() for lv in LEVELS}
     totals = Counter()
     confusion: Counter = Counter()
+    misses: Counter = Counter()  # (gold level, cause)
+    falses: Counter = Counter()  # cause
+    linker = cuelex.get_linker()
+    engine = cuelex.get_engine()
     for doc in docs:
         if doc["doc_id"] not in gold:
             continue
@@ -64,6 +113,7 @@ def evaluate(
         gpairs = gold[doc["doc_id"]]
         pairs = cuelex.extract(text, doc_id=doc["doc_id"], link=link)
         spans = [(p.target_start, p.target_end) for p in pairs]
+        scan = engine._scan_text(text)  # every lexicon match, to tell a missing cue from a dropped one
         m = match(spans, gpairs)
         totals["docs"] += 1
         totals["gold"] += len(gpairs)
@@ -77,6 +127,7 @@ def evaluate(
                 per_level[lv]["system"] += 1
             g = m.get(i)
             if g is None:
+                falses[false_cause(text, (p.cue_start, p.cue_end), (p.target_start, p.target_end), gpairs, linker)] += 1
                 rows.append((doc["doc_id"], "extra", f"{lv} cue={p.cue_text!r} target={p.target_text!r} | {p.sentence.strip()[:160]!r}"))
                 continue
             confusion[(g.level, lv)] += 1
@@ -95,6 +146,7 @@ def evaluate(
             if same and t_ok and c_ok:
                 totals["fully_right"] += 1
             if not same:
+                misses[(g.level, MISS_CAUSES[3])] += 1
                 rows.append((doc["doc_id"], "level", f"gold {g.level} vs {lv} cue={p.cue_text!r} target={p.target_text!r} gold target={text[g.target[0]:g.target[1]]!r}"))
             elif not t_ok:
                 rows.append((doc["doc_id"], "target", f"{lv} {p.target_text!r} vs gold {text[g.target[0]:g.target[1]]!r} (core {text[g.core[0]:g.core[1]]!r})"))
@@ -102,6 +154,13 @@ def evaluate(
                 rows.append((doc["doc_id"], "cue", f"{lv} cue {p.cue_text!r} vs gold {text[g.cue[0]:g.cue[1]]!r} target={p.target_text!r}"))
         for g in gpairs:
             if g.pair_id not in matched_gold:
+                cue_found = any(max(p.cue_start, g.cue[0]) < min(p.cue_end, g.cue[1]) for p in pairs)
+                if cue_found:
+                    cause = MISS_CAUSES[2]
+                else:  # did the lexicon scan match a cue there at all (then the engine dropped it)?
+                    scanned = any(m.kind in ("cue", "alt") and max(m.start, g.cue[0]) < min(m.end, g.cue[1]) for m in scan)
+                    cause = MISS_CAUSES[1] if scanned else MISS_CAUSES[0]
+                misses[(g.level, cause)] += 1
                 s = max(0, g.target[0] - 60)
                 rows.append((doc["doc_id"], "missed", f"{g.level} cue={text[g.cue[0]:g.cue[1]]!r} target={text[g.target[0]:g.target[1]]!r} | …{text[s:g.target[1] + 40]!r}"))
     hedged = Counter()
@@ -114,6 +173,8 @@ def evaluate(
         "per_level": per_level,
         "hedged": hedged,
         "confusion": confusion,
+        "misses": misses,
+        "falses": falses,
         "rows": rows,
     }
 
@@ -153,6 +214,26 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def breakdown(result: dict) -> str:
+    """Aggregate error counts (no rows, so allowed on the report half): misses by gold level and
+    cause, false pairs by cause."""
+    misses, falses = result["misses"], result["falses"]
+    lines = [
+        "Missed gold pairs (not found at their level) by gold level and cause:",
+        "",
+        "| gold level | " + " | ".join(MISS_CAUSES) + " | total |",
+        "| --- |" + " ---: |" * (len(MISS_CAUSES) + 1),
+    ]
+    for lv in (*LEVELS, "all"):
+        counts = [sum(n for (g, c), n in misses.items() if c == cause and (lv == "all" or g == lv)) for cause in MISS_CAUSES]
+        if lv != "all" and not any(counts):
+            continue
+        lines.append(f"| {lv} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
+    lines += ["", "False pairs (no gold pair) by cause: " + ", ".join(f"{c} {falses[c]}" for c in FALSE_CAUSES)
+              + f"; total {sum(falses.values())}"]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=["tune", "report", "all"], default="tune")
@@ -173,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     out = table(result)
     print(out)
     c = result["confusion"]
+    print("\n" + breakdown(result))
     print("\nconfusion (gold → cuelex), matched pairs: " + ", ".join(
         f"{g}→{s} {n}" for (g, s), n in sorted(c.items()) if g != s))
     if args.split == "tune" or args.errors:

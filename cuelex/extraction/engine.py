@@ -1311,9 +1311,11 @@ class Engine:
             if k > i and tok.low in multi_breakers and breakers.match_at(toks, k, j) > 1:
                 break
             k += 1
+        bare_diagnosis = False
         while k > i:
             n = self._strip_trailing.match_ending_at(toks, k, i)
             if n and n < k - i:
+                bare_diagnosis = bare_diagnosis or toks[k - 1].low == "diagnosis"
                 k -= n
                 continue
             if toks[k - 1].punct and toks[k - 1].low != "%":
@@ -1322,6 +1324,8 @@ class Engine:
             break
         if k <= i:
             return None
+        if bare_diagnosis and all(self._is_modifier(t) for t in toks[i:k] if not t.punct):
+            return None  # "without a pathological diagnosis", "no definitive diagnosis": no finding named
         words = [t.low for t in toks[i:k] if not t.punct]
         changing = (words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)) or (
             len(words) > 1 and words[-1] in self._GENERIC_HEADS and self._DECISIVE.intersection(words[:-1])
@@ -1433,25 +1437,61 @@ class Engine:
 
     _SEEMING = frozenset({"appears", "appear", "seems", "seem", "to", "be"})
     _COMPARED = frozenset({"compared", "from", "versus", "relative"})
+    _STATUS_ADVERBS = frozenset({"likely", "probably"})
+    _NEGATIVE_SUBJECTS = frozenset({"nothing", "none", "neither", "nobody", "not", "never"})
+    #: a relative clause after a listed noun describes it; it does not open a new statement
+    _RELATIVES = frozenset({"that", "which", "who", "whom"})
     _STATUS = regex.compile(
         r"(?:(?:very|fairly|reasonably|relatively|adequately|well|poorly|not\s+well)\s+)?"
         r"(?:controlled|stable)\b|well-controlled\b|poorly-controlled\b|under\s+(?:good\s+)?control\b",
         regex.IGNORECASE,
     )
 
+    #: words that open a subject owned by the patient ("his blood pressure", "the patient's diabetes")
+    _OWNERS = frozenset({"his", "her", "their", "patient's", "patient’s", "pt's"})
+    _CLAUSE_MARKS = frozenset({";", ":", ".", "but", "and", "so", "because", "although", "while"})
+
+    def _owned_subject(self, toks: Sequence[_Tok], m: int) -> bool:
+        """Whether the clause ending at toks[m] has a subject the patient owns ("his diabetes
+        seems stable", "the patient's blood pressure looked great and appears stable"): a
+        condition of this patient, not a finding compared with a prior image. The subject is the
+        first word of the clause, or the word after "the"; one coordinated predicate ("... looked
+        great and appears stable") is passed over."""
+        k, passed_and = m, False
+        while k >= 0 and m - k < 16:
+            low = toks[k].low
+            if low == "and" and not passed_and:
+                passed_and = True
+            elif low in self._CLAUSE_MARKS or low == ",":
+                break
+            k -= 1
+        start = k + 1
+        while start < m and toks[start].low in ("and", "but", "so", "the"):
+            start += 1  # ", and his eczema seems stable"; "the patient's"
+        return start <= m and toks[start].low in self._OWNERS
+
     def _status_predicate(self, toks: Sequence[_Tok], i: int, b: int) -> tuple[int, int] | None:
-        """ "This appears to be well controlled", "It seems stable": in an assessment, the status of
-        the condition the pronoun stands for is the hedged proposition (a noun subject, as in "the
-        granuloma appears stable", is a comparison with a prior study and gives no pair). An empty
-        span means: a status compared with a prior study, no target at all."""
+        """ "This appears to be well controlled", "It seems stable", "his diabetes seems stable",
+        "blood pressure appears well controlled": in an assessment, the status of the condition
+        is the hedged proposition. "Stable" after a noun subject the patient does not own ("the
+        granuloma appears stable") is a comparison with a prior study and gives no pair; control
+        is said of conditions only. An empty span means: a status compared with a prior study,
+        no target at all."""
         m = i - 1
         while m >= 0 and toks[m].low in self._SEEMING:
             m -= 1
-        if m == i - 1 or m < 0 or toks[m].low not in ("this", "it"):
+        if m == i - 1 and m > 0 and toks[m].low in self._STATUS_ADVERBS and toks[m - 1].low in self._SUBJECT_COPULAS:
+            m -= 2  # "his asthma is likely well controlled": the adverb hedges the status as "seems" does
+        if m == i - 1 or m < 0:
             return None
         words = " ".join(t.low for t in toks[i : min(b, i + 4)])
         found = self._STATUS.match(words)
         if found is None:
+            return None
+        controlled = "stable" not in found.group(0)
+        if toks[m].low in self._NEGATIVE_SUBJECTS:
+            return None  # "nothing appears well controlled": the negation decides
+        if toks[m].low not in ("this", "it") and not controlled and not self._owned_subject(toks, m):
             return None
         n = len(found.group(0).split())
         if any(t.low in self._COMPARED for t in toks[i + n : i + n + 3]):
@@ -1633,6 +1673,8 @@ class Engine:
                 # "neither A nor B is present" / "no A or B is seen": B is still in the list;
                 # "likely A, and B is present": a new clause
                 end = b if sep in ("and", "comma") else (np[1] if np else b)
+                if np is not None and np[1] < end and toks[np[1]].low in self._RELATIVES:
+                    end = np[1]  # "... and uncontrolled hypertension that we have been monitoring"
                 if np is None or self._clause_start(toks, a, end) or np[1] - np[0] > max_part:
                     break
                 if sep == "comma" and not has_coord and np[1] - np[0] > 4:
