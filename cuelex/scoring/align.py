@@ -207,6 +207,7 @@ _MODIFIERS = frozenset(
     improving increasing decreasing stable recurrent ongoing
     few several multiple numerous single solitary some any
     overt gross frank obvious definite definitive significant appreciable xxxx earlier previous past
+    true actual genuine
     """.split()
 )  # fmt: skip
 _ANTONYM_PREFIXES = (

@@ -1,0 +1,35 @@
+"""Issue 11, tenth session: classes of real rewrites the scorer missed (each rule with an example)."""
+
+from __future__ import annotations
+
+import cuelex
+
+
+def _fate(source: str, output: str, target: str) -> tuple[str, str | None]:
+    report = cuelex.score(source, output, n_boot=0)
+    pair = next(p for p in report.pairs if p.source.target_text == target)
+    level = pair.output_level.value if pair.retained and pair.output_level is not None else "ABSENT"
+    return level, pair.match.detail if pair.match is not None else None
+
+
+def test_a_certainty_adjective_in_the_target_is_no_part_of_the_finding() -> None:
+    """"true UTI", "actual infection": the adjective says certainty, the output may leave it out."""
+    src = "She feels like this was less likely a true urinary tract infection. We discussed her labs."
+    assert _fate(src, "It was less likely a urinary tract infection.", "true urinary tract infection") == (
+        "HEDGED_ABSENT", "modifiers")
+    assert _fate(src, "UTI felt less likely.", "true urinary tract infection")[0] == "HEDGED_ABSENT"
+
+
+def test_clinic_shorthand_hedges_in_summaries() -> None:
+    """Summaries keep the source's hedge in shorthand: "sx similar to", "↑ risk of", "report X"."""
+    src = "The patient presents today with symptoms similar to scalp psoriasis. Clobetasol was prescribed."
+    assert _fate(src, "**1. Scalp psoriasis**\n- Presents w/ sx similar to scalp psoriasis.", "scalp psoriasis")[0] == "UL2"
+    src = "Ashley is at higher risk of hypertension and proteinuria, which will need to be followed annually."
+    assert _fate(src, "- ↑ risk of HTN and proteinuria → annual UA and BP checks.", "proteinuria")[0] == "UL5"
+    src = "If she has any recurrent symptoms, she will let me know. I encouraged her to report any recurrence."
+    assert _fate(src, "No further injections; pt to report recurrence.", "recurrence")[0] == "UL5"
+
+
+def test_keeping_track_of_a_finding_is_monitoring() -> None:
+    src = "PLAN: Obtain bilateral breast photos today to monitor scarring. Continue scar gel."
+    assert _fate(src, "We will take photos of both breasts today to keep track of the scarring.", "scarring")[0] == "UL5"
