@@ -7,23 +7,31 @@ docs quote. Error rows are printed for the tune half (``--errors`` forces them e
 
     .venv/bin/python benchmark/realtext_eval.py --split tune
     .venv/bin/python benchmark/realtext_eval.py --split report --write-docs
+    .venv/bin/python benchmark/realtext_eval.py --split report --annotators G3,G4,G5   # a subset
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 from realtext_docs import load_documents
-from realtext_gold import LEVELS, load_gold, match, target_right, write_block
+from realtext_gold import GOLD_FILE, LEVELS, load_gold, match, target_right, write_block
 
 import cuelex
 
 HEDGED = {"UL2", "UL3", "UL4", "UL5"}
 _CONNECTIVES = {"or", "versus", "vs", "vs.", "/", "and/or"}
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "accuracy.md"
+
+
+def annotator_of() -> dict[str, str]:
+    """The gold annotator of each annotated document (one annotator per document)."""
+    with GOLD_FILE.open(encoding="utf-8") as handle:
+        return {row["doc_id"]: row["annotator"] for row in map(json.loads, filter(str.strip, handle))}
 
 
 def _pr(tp: int, n_sys: int, n_gold: int) -> tuple[float, float, float]:
@@ -33,8 +41,13 @@ def _pr(tp: int, n_sys: int, n_gold: int) -> tuple[float, float, float]:
     return p, r, f
 
 
-def evaluate(split: str, link: bool = False, batch: int | None = None, source: str | None = None) -> dict:
+def evaluate(
+    split: str, link: bool = False, batch: int | None = None, source: str | None = None,
+    annotators: set[str] | None = None,
+) -> dict:
     docs = [d for d in load_documents() if split == "all" or d["split"] == split]
+    if annotators is not None:  # only documents whose gold was written by these annotators
+        docs = [d for d in docs if annotator_of().get(d["doc_id"]) in annotators]
     if batch is not None:
         docs = [d for d in docs if d.get("batch", 1) == batch]
     if source is not None:  # "aci" or "iu": the doc id prefix, to measure one kind of text
@@ -148,10 +161,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/accuracy.md")
     parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
     parser.add_argument("--source", choices=["aci", "iu"], help="only ACI-BENCH sections or only IU reports")
+    parser.add_argument("--annotators", help="only documents annotated by these (comma-separated ids, "
+                        "e.g. to separate annotators who annotated one split only)")
     args = parser.parse_args(argv)
-    if (args.batch is not None or args.source is not None) and args.write_docs:
-        parser.error("--write-docs reports whole splits; leave out --batch and --source")
-    result = evaluate(args.split, link=args.link, batch=args.batch, source=args.source)
+    subset = args.batch is not None or args.source is not None or args.annotators is not None
+    if subset and args.write_docs:
+        parser.error("--write-docs reports whole splits; leave out --batch, --source and --annotators")
+    annotators = set(args.annotators.split(",")) if args.annotators else None
+    result = evaluate(args.split, link=args.link, batch=args.batch, source=args.source,
+                      annotators=annotators)
     out = table(result)
     print(out)
     c = result["confusion"]

@@ -3,14 +3,15 @@
 Second annotators, blind to cuelex and to the first annotation, re-annotated documents under the
 same guidelines (``benchmark/data/realtext/second_annotation.jsonl``, offsets only): E1 24
 documents of batches 1–2, G6 24 documents of batch 5, G9 16 tune-half documents drawn (seeded) among
-those with a hedged gold pair (eighth session; 4 more of its 20 already had a second reading). This script compares the two annotations the way ``realtext_eval.py`` compares
+those with a hedged gold pair (eighth session; 4 more of its 20 already had a second reading), G14
+the 24 report documents of batch 9 (tenth session). This script compares the two annotations the way ``realtext_eval.py`` compares
 cuelex with the gold set — pairs matched one to one by target overlap — and prints pair F1, level
 agreement and Cohen's kappa on the matched pairs, for all pairs and for hedged pairs. The numbers
 are the ceiling to read cuelex's accuracy against: a system cannot be expected to agree with one
 annotator more than a second careful annotator does.
 
-The same holds for the rewrite fates: a second reader (F7, blind to cuelex and to the first
-readers' fates) read every output of batch 4 again (``second_fates.jsonl`` beside the outputs; the
+The same holds for the rewrite fates: second readers (blind to cuelex and to the first readers'
+fates) read outputs again — F7 every output of batch 4, F16 and F17 the report half of batches 1–8 (``second_fates.jsonl`` beside the outputs; the
 chest X-ray part outside the project); the script prints how often the two readers give the same
 fate, per task — the ceiling for ``rewrite_eval.py``'s "fate agrees with gold".
 
@@ -109,8 +110,16 @@ def table(rows: list[tuple[str, dict[str, float]]]) -> str:
     return "\n".join(out)
 
 
+# Who read the stored second fates, and what (rows written before readers were recorded are F7's).
+SECOND_FATE_READERS = {
+    "F7": "batch 4, every output (first readers F5, F6)",
+    "F16": "the report half of rewrite batches 1–8, ACI-BENCH sources (tenth session)",
+    "F17": "the report half of rewrite batches 1–8, ACI-BENCH sources (tenth session)",
+}
+
+
 def fate_agreement() -> str:
-    """Agreement of the second fate reader with the first, per task (empty when not present)."""
+    """Agreement of each second fate reader with the gold fates, per task (empty when none)."""
     second = [f for folder in (REWRITES, PRIVATE_REWRITES) if (folder / "second_fates.jsonl").exists()
               for f in read_jsonl(folder / "second_fates.jsonl")]
     if not second:
@@ -119,21 +128,24 @@ def fate_agreement() -> str:
     task_of = {o["output_id"]: o["task"] for o in outputs}
     first = {(f["output_id"], f["pair_id"]): f["fate"] for f in fates}
     lines = [
-        "| task | fates read twice | same fate | kappa | both say absent / retained alike |",
-        "| --- | --- | --- | --- | --- |",
+        "| second reader | task | fates read twice | same fate | kappa | both say absent / retained alike |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
-    for task in ("summary", "revision"):
-        labels = [(first[(f["output_id"], f["pair_id"])], f["fate"]) for f in second
-                  if task_of.get(f["output_id"]) == task and (f["output_id"], f["pair_id"]) in first]
-        if not labels:
-            continue
-        same = sum(a == b for a, b in labels)
-        kept = sum((a == "ABSENT") == (b == "ABSENT") for a, b in labels)
-        lines.append(f"| {task} | {len(labels)} | {100 * same / len(labels):.0f}% ({same}) | "
-                     f"{kappa(labels):.2f} | {100 * kept / len(labels):.0f}% |")
+    readers = sorted({f.get("reader", "F7") for f in second}, key=lambda r: (len(r), r))
+    for reader in readers:
+        for task in ("summary", "revision"):
+            labels = [(first[(f["output_id"], f["pair_id"])], f["fate"]) for f in second
+                      if f.get("reader", "F7") == reader and task_of.get(f["output_id"]) == task
+                      and (f["output_id"], f["pair_id"]) in first]
+            if not labels:
+                continue
+            same = sum(a == b for a, b in labels)
+            kept = sum((a == "ABSENT") == (b == "ABSENT") for a, b in labels)
+            lines.append(f"| {reader} | {task} | {len(labels)} | {100 * same / len(labels):.0f}% ({same}) | "
+                         f"{kappa(labels):.2f} | {100 * kept / len(labels):.0f}% |")
     scope = "" if private else " (chest X-ray part not found: ACI-BENCH outputs only)"
-    return ("Rewrite fates read twice (first readers F5, F6; second F7), batch 4" + scope + ":\n\n"
-            + "\n".join(lines))
+    who = "; ".join(f"{r}: {SECOND_FATE_READERS.get(r, 'unrecorded')}" for r in readers)
+    return (f"Rewrite fates read a second time, blind ({who}){scope}:\n\n" + "\n".join(lines))
 
 
 def main() -> None:

@@ -24,23 +24,37 @@ from realtext_docs import DATA, load_documents, read_jsonl
 from realtext_gold import GOLD_FILE, PRIVATE_REWRITES, REWRITES, convert, load_rewrites
 
 
-def import_second_fates(path: Path) -> None:
-    """Split a second reader's fates by licence (IU-derived outside the project) and write them."""
+def import_second_fates(path: Path, reader: str = "F7", append: bool = False) -> None:
+    """Split a second reader's fates by licence (IU-derived outside the project) and write them.
+
+    Each row records its ``reader``; with ``append`` the rows join the second fates already stored
+    (a reader's earlier rows for the same output and pair are replaced), so that several second
+    readings of different batches sit in one file.
+    """
     outputs, _fates, _private = load_rewrites()
     doc_of = {o["output_id"]: o["doc_id"] for o in outputs}
     text_of = {o["output_id"]: o["text"] for o in outputs}
     fates = read_jsonl(path)
     unknown = [f["output_id"] for f in fates if f["output_id"] not in doc_of]
-    assert not unknown, f"fates for unknown outputs: {unknown[:3]}"
+    if unknown:
+        raise SystemExit(f"{path}: fates for unknown outputs: {unknown[:3]}")
     for f in fates:
         ev = f.get("evidence") or ""
         if ev and ev not in text_of[f["output_id"]]:
-            print(f"warning: evidence not in output: {f['output_id']} {f['pair_id']} {ev!r}")
+            print(f"warning: evidence not in output: {f['output_id']} {f['pair_id']}")
+    keys = ("output_id", "pair_id", "fate", "evidence", "note")
     for folder, private in ((REWRITES, False), (PRIVATE_REWRITES, True)):
-        mine = [f for f in fates if doc_of[f["output_id"]].startswith("iu:") is private]
-        (folder / "second_fates.jsonl").write_text(
-            "".join(json.dumps({k: f.get(k, "") for k in ("output_id", "pair_id", "fate", "evidence", "note")},
-                               ensure_ascii=False) + "\n" for f in mine), encoding="utf-8")
+        mine = [{**{k: f.get(k, "") for k in keys}, "reader": reader}
+                for f in fates if doc_of[f["output_id"]].startswith("iu:") is private]
+        target = folder / "second_fates.jsonl"
+        if append and target.exists():
+            new_keys = {(f["output_id"], f["pair_id"], reader) for f in mine}
+            kept = [{**f, "reader": f.get("reader", "F7")} for f in read_jsonl(target)
+                    if (f["output_id"], f["pair_id"], f.get("reader", "F7")) not in new_keys]
+            mine = kept + mine
+        if not mine and not target.parent.exists():
+            continue
+        _write_jsonl(target, mine)
         print(f"{folder}: {len(mine)} second fates")
 
 
@@ -136,10 +150,13 @@ def main() -> None:
     parser.add_argument("--pairs", nargs="+", help="FILE:ANNOTATOR")
     parser.add_argument("--second", nargs="+", metavar="FILE:ANNOTATOR",
                         help="second, independent annotations of some documents (for agreement): "
-                        "written to second_annotation.jsonl instead of the gold file")
+                        "written to second_annotation.jsonl instead of the gold file (with --append: "
+                        "added to the second annotations already stored)")
     parser.add_argument("--second-fates", metavar="FILE",
                         help="a second, independent reading of some outputs' fates (for agreement): "
                         "written to second_fates.jsonl beside the outputs")
+    parser.add_argument("--reader", default="F7",
+                        help="with --second-fates: the second reader's id, recorded on each row")
     parser.add_argument("--append", action="store_true",
                         help="add the new documents / outputs to the stored gold instead of rebuilding it "
                         "from every annotator's file")
@@ -153,11 +170,14 @@ def main() -> None:
         for spec in args.second:
             path, annotator = spec.rsplit(":", 1)
             second += convert(read_jsonl(Path(path)), texts, annotator)
-        (DATA / "second_annotation.jsonl").write_text(
-            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in second), encoding="utf-8")
+        target = DATA / "second_annotation.jsonl"
+        if args.append and target.exists():
+            new_keys = {(r["doc_id"], r["annotator"]) for r in second}
+            second = [r for r in read_jsonl(target) if (r["doc_id"], r["annotator"]) not in new_keys] + second
+        _write_jsonl(target, second)
         print(f"{sum(1 for r in second if r['pair_id'])} pairs in {len({r['doc_id'] for r in second})} documents")
     if args.second_fates:
-        import_second_fates(Path(args.second_fates))
+        import_second_fates(Path(args.second_fates), args.reader, append=args.append)
     if args.pairs:
         rows = import_pairs(args.pairs, texts, append=args.append)
     elif args.outputs:
