@@ -47,3 +47,14 @@ def test_a_negated_clause_to_make_sure_of_is_a_check() -> None:
     assert _fate(src, "We made sure there was no collapsed lung.", "pneumothorax")[0] == "UL1"
     report = cuelex.score("He has a possible infection.", "Take the antibiotic to make sure the infection clears up.", n_boot=0)
     assert report.pairs[0].output_level.value == "ASSERTED"
+
+
+def test_a_numbered_heading_reads_the_body_that_names_its_finding_by_a_synonym() -> None:
+    """"1. **Kidney stone** (3rd episode) – sx c/w nephrolithiasis": the heading asserts nothing;
+    the body's hedged synonym (same vocabulary concept) is the statement."""
+    src = "Patient presents today with symptoms consistent with kidney stones. Oxycodone was given."
+    out = "1. **Kidney stone** (3rd episode) – sx c/w nephrolithiasis. Oxycodone PRN.\n2. **HTN** – stable."
+    report = cuelex.score(src, out, n_boot=0)
+    pair = next(p for p in report.pairs if p.source.target_text == "kidney stones")
+    assert pair.output_level.value == "UL2" and pair.level_source == "heading_body"
+    assert pair.level_ambiguous
