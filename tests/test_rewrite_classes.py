@@ -58,3 +58,14 @@ def test_a_numbered_heading_reads_the_body_that_names_its_finding_by_a_synonym()
     pair = next(p for p in report.pairs if p.source.target_text == "kidney stones")
     assert pair.output_level.value == "UL2" and pair.level_source == "heading_body"
     assert pair.level_ambiguous
+
+
+def test_an_evidence_noun_target_is_found_by_its_finding() -> None:
+    """"no concerning symptoms of prostate cancer" is about prostate cancer: the output may name
+    the finding alone ("didn't show anything worrying for prostate cancer", UL1 from its empty
+    negated head) or with other evidence words ("no signs of prostate cancer")."""
+    src = "The patient was advised that there were no concerning symptoms of prostate cancer on his exam today."
+    target = "concerning symptoms of prostate cancer"
+    assert _fate(src, "Your exam didn't show anything worrying for prostate cancer.", target) == ("UL1", "evidence")
+    assert _fate(src, "No signs of prostate cancer on exam.", target)[0] == "UL1"
+    assert _fate(src, "Your prostate is slightly enlarged.", target)[0] == "ABSENT"
