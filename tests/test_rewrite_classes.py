@@ -69,3 +69,21 @@ def test_an_evidence_noun_target_is_found_by_its_finding() -> None:
     assert _fate(src, "Your exam didn't show anything worrying for prostate cancer.", target) == ("UL1", "evidence")
     assert _fate(src, "No signs of prostate cancer on exam.", target)[0] == "UL1"
     assert _fate(src, "Your prostate is slightly enlarged.", target)[0] == "ABSENT"
+
+
+def test_headaches_is_the_plural_of_headache() -> None:
+    """"-aches" plurals keep their "e" ("headaches" → "headache"), so "tension headaches" is found."""
+    from cuelex.concepts.normalize import singular
+
+    assert [singular(w) for w in ("headaches", "backaches", "approaches", "beaches", "matches")] == [
+        "headache", "backache", "approach", "beach", "match"]
+    src = "Patient presents with symptoms similar to a tension headache."
+    assert _fate(src, "Your headaches seem to be tension headaches.", "tension headache") == ("UL2", "form")
+
+
+def test_a_heading_reads_a_body_that_names_a_kind_of_its_finding() -> None:
+    """"**R ankle sprain** – exam/XR c/w lateral ankle sprain": the body names a kind of the
+    heading's finding with a hedge, and the heading asserts nothing."""
+    src = "Her symptoms are consistent with a right ankle sprain of the lateral ligament complex."
+    out = "**R ankle sprain (lateral ligament complex, ATFL)** – exam/XR c/w lateral ankle sprain.\n- Aircast."
+    assert _fate(src, out, "right ankle sprain of the lateral ligament complex")[0] == "UL2"

@@ -1086,6 +1086,8 @@ def _heading_body_pair(
             continue
         same = tw == words
         tail = len(tw) < len(words) and words[-len(tw) :] == tw
+        # or the body names a kind of it: "**Ankle sprain** – c/w lateral ankle sprain"
+        tail = tail or (len(tw) > len(words) and tw[-len(words) :] == words)
         abbrev = len(tw) == 1 and (
             tw[0] == initials
             or [w.lower() for w in regex.findall(r"[\w]+", expand_abbreviation(q.target_text))] == words
