@@ -767,7 +767,7 @@ _AUX = (
 _POSTMOD = r"(?:[ \t]+(?:in|on|around|near|at|of)[ \t]+(?:(?:the|your|his|her|their|a|an|this|that)[ \t]+)?[\w-]+)?"
 _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | regex.IGNORECASE)
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
-OUTPUT_READING_ROLES = ("presence", "naming", "naming_anaphor", "example", "empty_head", "check")
+OUTPUT_READING_ROLES = ("presence", "naming", "naming_anaphor", "example", "empty_head")
 
 
 @lru_cache(maxsize=1)
@@ -801,8 +801,6 @@ class _ReadingPatterns:
     example: Any
     #: "nothing", "anything": a head that names no finding
     empty_head: Any
-    #: "make sure", "ensure": opens a clause to be made sure of
-    check: Any
 
 
 @lru_cache(maxsize=1)
@@ -825,38 +823,7 @@ def _patterns() -> _ReadingPatterns:
         empty_head=regex.compile(
             rf"(?<![\w'’])(?P<head>{_alternation('empty_head')})(?:[ \t]+[\w-]+){{0,3}}[ \t]*,?$", flags
         ),
-        check=regex.compile(rf"(?<![\w'’])(?P<lead>{_alternation('check')})[ \t]+", flags),
     )
-
-
-#: What ends the clause a check opens: a sentence or clause mark, a new clause's conjunction.
-_CHECK_BREAK = regex.compile(
-    r"[.;:!?()\n—–]|\b(?:but|because|although|though|while|whereas|so|then|which|who|if|unless|and[ \t]+(?:we|you|I|they))\b",
-    regex.V1 | regex.IGNORECASE,
-)
-_CHECK_NEGATION = regex.compile(r"\b(?:not|no|nothing|none|never|neither|nor)\b|n['’]t\b", regex.V1 | regex.IGNORECASE)
-
-
-def _negated_check(output: str, start: int, end: int) -> Cue | None:
-    """The opener of a clause to be made sure of that holds the mention and a negation ("to make
-    sure nothing is broken", "to ensure the cancer has not spread", "to make sure your
-    gallbladder isn't the cause"): ruling the finding out is checking for it, UL5 (as "to rule
-    out"). Without a negation ("to make sure the infection clears") the mention's own reading stands."""
-    lo = max(0, start - 80)
-    last = None
-    for m in _patterns().check.finditer(output, lo, start):
-        last = m
-    if last is None or _CHECK_BREAK.search(output, last.end(), start):
-        return None
-    stop = _CHECK_BREAK.search(output, end, min(len(output), end + 40))
-    clause = output[last.end() : stop.start() if stop is not None else min(len(output), end + 40)]
-    if not _CHECK_NEGATION.search(clause):
-        return None
-    lead = last.group("lead")
-    return Cue(
-        text=lead, start=last.start("lead"), end=last.start("lead") + len(lead), level=Level.UL5,
-        rule_id="lay.check_clause", direction=Direction.FORWARD,
-    )  # fmt: skip
 
 
 def _predicate_pair(
@@ -1369,11 +1336,6 @@ def _reread(
     checked = gov is not None and gov.level in (Level.UL4, Level.UL5)
     if checked and level is Level.UL1:
         return gov.level, _as_cue(gov), "complement"
-    if level in (Level.ASSERTED, Level.UL1) and not checked:
-        # "to make sure nothing is broken": a negated clause to be made sure of is a check
-        check = _negated_check(output, start, end)
-        if check is not None:
-            return Level.UL5, check, "check"
     if level is Level.ASSERTED:
         bare = _BARE_NOT.search(output, max(0, start - 40), start)
         if bare is not None:
