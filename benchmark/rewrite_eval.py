@@ -27,6 +27,19 @@ from cuelex.scoring.align import DEFAULT_TIERS
 
 DOCS_PAGE = ROOT.parent / "docs" / "scoring.md"
 ABSENT = "ABSENT"
+#: Fate classes of the confusion table, relative to the source level.
+FATE_CLASSES = ("ABSENT", "ASSERTED", "UL1", "same hedged", "other hedged")
+
+
+def fate_class(source_level: str, fate: str) -> str:
+    """A fate (ABSENT or an output level) as a class of :data:`FATE_CLASSES`, relative to the source.
+
+    Hedged levels (UL2–UL5, HEDGED_ABSENT) are told apart only as the source's own level or another,
+    so the table says which kind of mistake costs most without naming rows.
+    """
+    if fate in (ABSENT, "ASSERTED", "UL1"):
+        return fate
+    return "same hedged" if fate == source_level else "other hedged"
 
 
 def _rates(rows: list[tuple[str, str]]) -> dict[str, float]:
@@ -56,6 +69,8 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
     gold_rows: dict[str, list] = defaultdict(list)
     sys_rows: dict[str, list] = defaultdict(list)
     gold_all_rows: dict[str, list] = defaultdict(list)
+    confusion: dict[str, Counter] = defaultdict(Counter)
+    how_matched: dict[str, Counter] = defaultdict(Counter)
     errors = []
     for out in outputs:
         doc = docs[out["doc_id"]]
@@ -84,15 +99,42 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
             by_task[task]["invented"] += gfate == ABSENT and cfate != ABSENT
             gold_rows[task].append((g.level, gfate))
             sys_rows[task].append((sp.source.level.value, cfate))
+            gclass, cclass = fate_class(g.level, gfate), fate_class(g.level, cfate)
+            confusion[task][gclass, cclass] += 1
             if cfate != gfate:
                 how = sp.match.tier if sp.match is not None else "-"
+                tier = f"{sp.match.tier}/{sp.match.detail}" if sp.match is not None else "not found"
+                how_matched[task][gclass, cclass, tier] += 1
                 found = sp.match.text if sp.match is not None else ""
                 errors.append(
                     f"[{task}/{out['prompt']}] {out['output_id']} {sp.source.level.value} "
                     f"{sp.source.target_text!r}: gold {gfate}, cuelex {cfate} ({how} {found!r})"
                 )
     return {"by_task": by_task, "gold": gold_rows, "system": sys_rows,
-            "gold_all": gold_all_rows, "errors": errors, "n_outputs": len(outputs)}
+            "gold_all": gold_all_rows, "errors": errors, "n_outputs": len(outputs),
+            "confusion": confusion, "how_matched": how_matched}
+
+
+def confusion_table(result: dict) -> str:
+    """Counts only: gold fate class × cuelex fate class per task, and how disagreements were matched.
+
+    Safe on the report half: no row, text or id is printed.
+    """
+    lines = []
+    for task in ("summary", "revision"):
+        conf = result["confusion"].get(task)
+        if not conf:
+            continue
+        lines += ["", f"{task}: gold (rows) × cuelex (columns)", "",
+                  "| gold \\ cuelex | " + " | ".join(FATE_CLASSES) + " | total |",
+                  "| --- |" + " ---: |" * (len(FATE_CLASSES) + 1)]
+        for g in FATE_CLASSES:
+            row = [conf[g, c] for c in FATE_CLASSES]
+            lines.append(f"| {g} | " + " | ".join(str(n) for n in row) + f" | {sum(row)} |")
+        lines += ["", f"{task}: disagreements by (gold class, cuelex class, how cuelex matched)"]
+        for (g, c, tier), n in sorted(result["how_matched"][task].items(), key=lambda kv: (-kv[1], kv[0])):
+            lines.append(f"  {n:3d}  {g} → {c}  [{tier}]")
+    return "\n".join(lines)
 
 
 def table(result: dict) -> str:
@@ -133,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="print disagreeing rows (always on for tune)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/scoring.md")
     parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
+    parser.add_argument("--confusion", action="store_true",
+                        help="print the aggregate fate-class confusion table (counts only; allowed on the report half)")
     args = parser.parse_args(argv)
     if args.batch is not None and args.write_docs:
         parser.error("--write-docs reports whole splits; leave out --batch")
@@ -142,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     result = evaluate(args.split, batch=args.batch, **options)
     out = table(result)
     print(out)
+    if args.confusion:
+        print(confusion_table(result))
     if args.split == "tune" or args.errors:
         print("\ndisagreements:")
         for line in result["errors"]:

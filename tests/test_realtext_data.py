@@ -136,3 +136,20 @@ def test_strict_selection_words_drop_a_bare_or() -> None:
     assert _HEDGY.search(negation_only) and not _HEDGY_STRICT.search(negation_only)
     for hedged in ("Opacity may represent atelectasis.", "Possible nodule.", "Cannot exclude PNA."):
         assert _HEDGY_STRICT.search(hedged), hedged
+
+
+def test_rewrite_eval_fate_classes_are_relative_to_the_source_level() -> None:
+    """The confusion table's classes: hedged levels only as the source's own level or another."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from rewrite_eval import FATE_CLASSES, fate_class
+    finally:
+        sys.path.remove(str(BENCH))
+    assert fate_class("UL3", "ABSENT") == "ABSENT"
+    assert fate_class("UL3", "ASSERTED") == "ASSERTED"
+    assert fate_class("UL3", "UL1") == "UL1"
+    assert fate_class("UL3", "UL3") == "same hedged"
+    assert fate_class("UL3", "UL2") == "other hedged"
+    assert fate_class("HEDGED_ABSENT", "HEDGED_ABSENT") == "same hedged"
+    assert fate_class("UL1", "UL5") == "other hedged"
+    assert set(FATE_CLASSES) == {"ABSENT", "ASSERTED", "UL1", "same hedged", "other hedged"}

@@ -107,6 +107,8 @@ def singular(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
+    if word.endswith("aches") and not word.endswith(("oaches", "eaches")):
+        return word[:-1]  # "headaches" → "headache", "aches" → "ache" (but "approaches", "beaches")
     if word.endswith(("sses", "xes", "zes", "ches", "shes")):
         return word[:-2]
     if word.endswith("s"):

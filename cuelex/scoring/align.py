@@ -162,6 +162,7 @@ CONFIDENCE: dict[str, float] = {
     "normalized/modifiers": 0.9,
     "normalized/head": 0.75,
     "normalized/complement": 0.6,
+    "normalized/evidence": 0.8,
     "abbreviation/vocabulary": 0.95,
     "abbreviation/linker": 0.95,
     "abbreviation/initials": 0.7,
@@ -207,6 +208,7 @@ _MODIFIERS = frozenset(
     improving increasing decreasing stable recurrent ongoing
     few several multiple numerous single solitary some any
     overt gross frank obvious definite definitive significant appreciable xxxx earlier previous past
+    true actual genuine
     """.split()
 )  # fmt: skip
 _ANTONYM_PREFIXES = (
@@ -745,6 +747,14 @@ _LABEL_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)
 
 
 #: Heads too general to stand for a longer target on their own ("filling defect" is not "defect").
+#: Nouns (and evaluative words before them) that say how a finding shows rather than name one:
+#: the finding of "concerning symptoms of prostate cancer" or "signs of infection" is the complement.
+_EVIDENCE_HEAD_WORDS = frozenset(
+    """
+    sign symptom evidence finding feature manifestation indication concerning worrisome worrying
+    suspicious clinical
+    """.split()
+)  # fmt: skip
 _GENERIC_HEADS = frozenset(
     """
     defect change process disease abnormality finding findings lesion area region structure
@@ -2374,6 +2384,12 @@ class Aligner:
         not "pleural effusion")."""
         pre, cut = head_part(words)
         core = [w for w in pre if w not in _FUNCTION]
+        if cut and core and all(w in _EVIDENCE_HEAD_WORDS or _is_modifier(w) for w in core):
+            # "(concerning) symptoms of prostate cancer", "signs of infection": the evidence
+            # noun says how the finding shows; the finding is its complement, in any wording
+            evidence = self._evidence_complement(words[len(pre) + 1 :], idx)
+            if evidence:
+                return evidence
         if len(core) < (1 if cut else 2) or any(w in _FUNCTION for w in pre[-1:]):
             return []
         head = core[-1]
@@ -2408,6 +2424,20 @@ class Aligner:
             out.append(_Cand(toks[k].start, toks[i].end, 85.0))
         if not out and cut:
             out = self._complement(words[len(pre) + 1 :], idx)
+        return out
+
+    @staticmethod
+    def _evidence_complement(rest: Sequence[str], idx: OutputIndex) -> list[_Cand]:
+        """The finding of an evidence-noun target ("concerning symptoms of prostate cancer") where
+        the output names it by its own words; detail ``evidence``."""
+        comp = tuple(w for w in rest if w not in _FUNCTION and w not in _POSSESSIVES and not _is_modifier(w))
+        if not comp or (len(comp) == 1 and comp[0] in _GENERIC_HEADS):
+            return []
+        out = []
+        for s, e in idx.lookup_form(comp):
+            c = _Cand(s, e, 85.0)
+            c.detail = "evidence"
+            out.append(c)
         return out
 
     @staticmethod

@@ -32,7 +32,7 @@ import pandas as pd
 import regex
 from pydantic import BaseModel, ConfigDict
 
-from ..concepts.normalize import expand_abbreviation
+from ..concepts.normalize import expand_abbreviation, same_concept
 from ..concepts.vocab import DATA_DIR, role_pattern_rows
 from ..corpus import InputError, check_text, lone_surrogate, read_documents
 from ..corpus import file_suffixes as _suffixes
@@ -1001,14 +1001,18 @@ def _conjunct_of_hedged(
 
 
 #: A mention that is a heading or problem-list title: at most a bullet, "#", emphasis, a number
-#: and a side word before it on its line ("**1. R elbow contusion**", "### Reflux"), and after it
-#: only emphasis and a colon or dash before the body or the line end.
+#: and a side word before it on its line ("**1. R elbow contusion**", "1. **Kidney stone**",
+#: "### Reflux"), and after it
+#: only emphasis, a short parenthetical ("(3rd episode)") and a colon or dash before the body or
+#: the line end.
 _HEADING_BEFORE = regex.compile(
-    r"[ \t]*(?:[-*•+][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:\d{1,2}[.)][ \t]*)?"
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:#{1,6}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:\*\*|__)?[ \t]*(?:\d{1,2}[.)][ \t]*)?"
     r"(?:(?:r|l|rt|lt|right|left|bilateral|b/l)\.?[ \t]+)?$",
     regex.V1 | regex.IGNORECASE,
 )
-_HEADING_AFTER = regex.compile(r"[ \t]*(?:\*\*|__)?[ \t]*(?::|–|—|-)?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1)
+_HEADING_AFTER = regex.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:\([^()\n]{1,40}\)[ \t]*(?:\*\*|__)?[ \t]*)?(?::|–|—|-)?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1
+)
 #: A line that opens the next heading: the body of the previous one ends there.
 _NEXT_HEADING = regex.compile(r"\n[ \t]*(?:#{1,6}|\*\*|__|\d{1,2}[.)])", regex.V1)
 
@@ -1019,8 +1023,8 @@ def _heading_body_pair(
     """The output pair in the body of a heading mention that states the same finding with a level
     ("**R elbow contusion** – exam c/w contusion", "### Reflux disease / consistent with GERD"):
     headings never assert a finding by themselves, the statement under them does. The body pair's
-    target is the heading's own words (or their tail, "contusion"), or an abbreviation of them
-(initials "CAD", a vocabulary abbreviation "GERD"); a
+    target is the heading's own words (or their tail, "contusion"), an abbreviation of them
+    (initials "CAD", a vocabulary abbreviation "GERD") or the same concept ("nephrolithiasis"); a
     negation counts only on the heading's whole phrase ("**Bleeding** / no further bleeding"), so
     "no pain at rest" under "Chest pain" stays a statement of its own."""
     ls = output.rfind("\n", 0, start) + 1
@@ -1049,11 +1053,17 @@ def _heading_body_pair(
             continue
         same = tw == words
         tail = len(tw) < len(words) and words[-len(tw) :] == tw
+        # or the body names a kind of it: "**Ankle sprain** – c/w lateral ankle sprain"
+        tail = tail or (len(tw) > len(words) and tw[-len(words) :] == words)
         abbrev = len(tw) == 1 and (
             tw[0] == initials
             or [w.lower() for w in regex.findall(r"[\w]+", expand_abbreviation(q.target_text))] == words
         )
         if same or (q.level is not Level.UL1 and (tail or abbrev)):
+            return q
+        if same_concept(q.target_text, output[start:end]):
+            # the body names the heading's finding by a synonym of the vocabulary ("**Kidney
+            # stone** – sx c/w nephrolithiasis", "**Pneumonia** / no PNA on CXR")
             return q
     return None
 

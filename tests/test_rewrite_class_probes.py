@@ -1,0 +1,36 @@
+"""The held-out rewrite probes of issue 11 stay well-formed and outside every annotated set."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmark"
+PROBES = BENCH / "data" / "rewrite_class_probes.jsonl"
+FATES = {"ABSENT", "ASSERTED", "UL1", "HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5"}
+
+
+def test_probes_locate_their_targets_in_documents_outside_the_sets() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from rewrite_class_probe import check, sources
+    finally:
+        sys.path.remove(str(BENCH))
+    used = {json.loads(line)["doc_id"]
+            for line in (BENCH / "data" / "realtext" / "documents.jsonl").read_text().splitlines() if line}
+    texts = sources()
+    probes = [json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(probes) >= 20
+    for probe in probes[:2]:
+        assert len(check(probe, texts[probe["doc"]])) == len(probe["expect"])
+    for probe in probes:
+        assert probe["doc"] not in used, probe["id"]
+        assert probe["task"] in {"summary", "revision"}
+        src = texts[probe["doc"]]
+        for exp in probe["expect"]:
+            c0 = src.find(exp["context"])
+            assert c0 >= 0 and src.find(exp["target"], c0) >= 0, (probe["id"], exp["target"])
+            fates = exp["fate"] if isinstance(exp["fate"], list) else [exp["fate"]]
+            assert set(fates) <= FATES
