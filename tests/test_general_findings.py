@@ -87,12 +87,22 @@ def test_general_statement_levels(source, output, level):
         # an organ_problem word names no statement without its organs: a comparison, a sprain
         ("No acute osseous abnormality.", "Compared with last time, there is no acute change."),
         ("No acute cardiopulmonary abnormality.", "Luckily your ankle sprain is not a serious injury."),
+        # an organ-less statement of a chest film is the chest's state, not the bones'
+        ("No acute osseous abnormality.", "Stable emphysema, no acute process."),
+        ("No acute bony abnormality.", "Nothing urgent was found."),
     ],
 )
 def test_general_statements_do_not_invent_retention(source, output):
     r = score(source, output, n_boot=0)
     assert r.pairs
     assert not any(p.retained for p in r.pairs), r.summary()
+
+
+@pytest.mark.parametrize("output", ["Stable emphysema, no acute process.", "Nothing urgent was found."])
+def test_organless_statement_still_answers_the_chest(output):
+    """The same organ-less statements keep answering a cardiopulmonary target."""
+    r = score("No acute cardiopulmonary abnormality.", output, n_boot=0)
+    assert r.pairs and all(p.retained for p in r.pairs), r.summary()
 
 
 def test_bad_general_findings_file_names_the_problem(tmp_path, monkeypatch):

@@ -1156,6 +1156,10 @@ def _course_matches(idx: OutputIndex, role: str) -> list[_Cand]:
     ]
 
 
+#: Organ groups a chest study's organ-less statement is read as covering.
+_CHEST_GROUPS = frozenset({"heart", "lung", "chest"})
+
+
 def general_target(words: Sequence[str]) -> frozenset[str] | None:
     """The organ groups a general source target is about ("acute cardiopulmonary abnormality" →
     heart, lung; "acute abnormality" → none), or None when the target names a specific finding.
@@ -2298,6 +2302,11 @@ class Aligner:
         out: list[_Cand] = []
         for st in _general_statements(idx):
             if st.kind == "size":
+                continue
+            if need and not st.groups and not need & _CHEST_GROUPS and not need <= st.named:
+                # an organ-less statement ("no acute process", "nothing urgent was found") is read
+                # as the chest's state, not as the bones' or the belly's: the fate readers count it
+                # for "no acute cardiopulmonary abnormality", never for "no acute osseous abnormality"
                 continue
             if need and not st.groups and not st.study:
                 # an organ-less statement is about the organs its sentence names ("your bones show
