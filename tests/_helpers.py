@@ -10,6 +10,21 @@ import cuelex
 from cuelex.cli import demo_corpus_path
 from cuelex.scoring import score
 
+BENCH = Path(__file__).resolve().parent.parent / "benchmark"
+
+
+def bench_module(name: str):
+    """Import a script of ``benchmark/`` (they import each other by bare name, so the folder is on
+    ``sys.path`` while the module loads)."""
+    import sys
+
+    sys.path.insert(0, str(BENCH))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.remove(str(BENCH))
+
+
 # the shared IU development reports (read-only, beside the repository; skipped when absent)
 IU_FILE = Path(
     os.environ.get(

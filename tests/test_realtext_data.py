@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _helpers import bench_module
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmark"
@@ -86,17 +87,9 @@ def test_rewrite_fates_cover_every_output_and_pair() -> None:
             assert f["evidence"] in text[f["output_id"]]
 
 
-def _bench_module(name: str):
-    sys.path.insert(0, str(BENCH))
-    try:
-        return __import__(name)
-    finally:
-        sys.path.remove(str(BENCH))
-
-
 def test_agreement_kappa_and_matching() -> None:
-    iaa = _bench_module("realtext_iaa")
-    gold = _bench_module("realtext_gold")
+    iaa = bench_module("realtext_iaa")
+    gold = bench_module("realtext_gold")
     assert iaa.kappa([("a", "a"), ("a", "b"), ("b", "b"), ("b", "b")]) == pytest.approx(0.5)
     assert iaa.kappa([("a", "a"), ("a", "a")]) == 1.0
     text = "No effusion. Possible pneumonia or atelectasis."
@@ -127,11 +120,8 @@ def test_second_annotation_offsets_index_the_documents(documents: dict[str, dict
 
 def test_strict_selection_words_drop_a_bare_or() -> None:
     """Batch 9 on selects IU reports without a bare "or" (negation-only lists let it through)."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        from realtext_docs import _HEDGY, _HEDGY_STRICT
-    finally:
-        sys.path.remove(str(BENCH))
+    docs = bench_module("realtext_docs")
+    _HEDGY, _HEDGY_STRICT = docs._HEDGY, docs._HEDGY_STRICT
     negation_only = "FINDINGS: No pneumothorax or effusion.\nIMPRESSION: Normal chest."
     assert _HEDGY.search(negation_only) and not _HEDGY_STRICT.search(negation_only)
     for hedged in ("Opacity may represent atelectasis.", "Possible nodule.", "Cannot exclude PNA."):

@@ -9,22 +9,15 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from _helpers import bench_module
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmark"
 PAGE = ROOT / "docs" / "scoring.md"
 
 
-def _bench_module(name: str):
-    sys.path.insert(0, str(BENCH))
-    try:
-        return __import__(name)
-    finally:
-        sys.path.remove(str(BENCH))
-
-
-ss = _bench_module("score_speed")
-ec = _bench_module("evalcommon")
+ss = bench_module("score_speed")
+ec = bench_module("evalcommon")
 
 
 def _fake_blocks() -> dict[str, str]:
@@ -166,5 +159,5 @@ def test_score_speed_stops_before_measuring_when_a_marker_is_missing(
 
 
 def test_the_realtext_scripts_use_the_same_block_writer() -> None:
-    gold = _bench_module("realtext_gold")
+    gold = bench_module("realtext_gold")
     assert gold.write_block is ec.write_block
