@@ -696,12 +696,12 @@ deduplication 5%, the same shape as the sixth round's; the linker's windows hold
 chunks, and tokenising them through the caching tokenizer was slower (27 → 36 µs a window, IU):
 not applied there. Build throughput was not measured again in this round (`bench_scale.py`
 runs for many minutes on both cores).
-The `speed.py` run on this page was taken at load average about 6 (three other jobs on the 2
-cores; `extract` 990 IU reports/s against 2,297 in the ninth session's quiet run), one pass per
-timed run: its `nlp.pipe` rows disagree with CPU time measured in one process right after it
-(best of 3 passes over the ACI notes: `nlp.pipe` + read 5.1–5.3 ms a note = the tokenizer 1.0 +
-`extract` 3.9 + 0.3 ms, spaCy's blank tokenizer 2.6 ms), so the ratios of `tokenizer_ab.py`
-above are this round's evidence, not that table.
+The `speed.py` run on this page was taken at the end of the tenth session on a quiet machine (load
+average 0.5 when it started): `nlp.pipe` 0.90× negspacy on the IU reports and 0.80× on the ACI
+notes (the ninth session's quiet run: 0.85× / 0.62×), `extract` 2,241 IU reports/s, link cost
+1.89× on the worst corpus (under 2× in a full run for the first time), 1,000 pairs scored in
+5.8 s. The helper's own run an hour earlier, at load average about 6, had read 0.84× / 0.63×, which
+is why the one-process ratios of `tokenizer_ab.py` above were that round's evidence.
 
 ## Linking
 
