@@ -92,7 +92,8 @@ def evaluate(
 ) -> dict:
     docs = [d for d in load_documents() if split == "all" or d["split"] == split]
     if annotators is not None:  # only documents whose gold was written by these annotators
-        docs = [d for d in docs if annotator_of().get(d["doc_id"]) in annotators]
+        who = annotator_of()
+        docs = [d for d in docs if who.get(d["doc_id"]) in annotators]
     if batch is not None:
         docs = [d for d in docs if d.get("batch", 1) == batch]
     if source is not None:  # "aci" or "iu": the doc id prefix, to measure one kind of text

@@ -48,14 +48,19 @@ def import_second_fates(path: Path, reader: str = "F7", append: bool = False) ->
                 for f in fates if doc_of[f["output_id"]].startswith("iu:") is private]
         target = folder / "second_fates.jsonl"
         if append and target.exists():
-            new_keys = {(f["output_id"], f["pair_id"], reader) for f in mine}
-            kept = [{**f, "reader": f.get("reader", "F7")} for f in read_jsonl(target)
-                    if (f["output_id"], f["pair_id"], f.get("reader", "F7")) not in new_keys]
-            mine = kept + mine
-        if not mine and not target.parent.exists():
+            stored = [{**f, "reader": f.get("reader", "F7")} for f in read_jsonl(target)]
+            mine = _replace_rows(stored, mine, ("output_id", "pair_id", "reader"))
+        if not mine and not target.exists():  # nothing to store, nothing stored
             continue
         _write_jsonl(target, mine)
         print(f"{folder}: {len(mine)} second fates")
+
+
+def _replace_rows(stored: list[dict], new: list[dict], key: tuple[str, ...]) -> list[dict]:
+    """The stored rows whose ``key`` fields no new row shares, then the new rows (an append that
+    replaces a reader's or annotator's earlier rows for the same item)."""
+    new_keys = {tuple(r[k] for k in key) for r in new}
+    return [r for r in stored if tuple(r[k] for k in key) not in new_keys] + new
 
 
 def _write_jsonl(path: Path, rows: list[dict]) -> None:
@@ -172,8 +177,7 @@ def main() -> None:
             second += convert(read_jsonl(Path(path)), texts, annotator)
         target = DATA / "second_annotation.jsonl"
         if args.append and target.exists():
-            new_keys = {(r["doc_id"], r["annotator"]) for r in second}
-            second = [r for r in read_jsonl(target) if (r["doc_id"], r["annotator"]) not in new_keys] + second
+            second = _replace_rows(read_jsonl(target), second, ("doc_id", "annotator"))
         _write_jsonl(target, second)
         print(f"{sum(1 for r in second if r['pair_id'])} pairs in {len({r['doc_id'] for r in second})} documents")
     if args.second_fates:
