@@ -68,3 +68,60 @@ WORDS = [
 def test_scanner_equals_posix_alternation_on_cue_soup(text):
     ours, reference = both(text)
     assert ours == reference
+
+
+# words that begin like a word-bounded literal cue ("no", "or") or a repeated opener of a cue
+# ("the", "my", "main" before "concern"), followed by word characters or not: dispatch reads
+# prefixes past those (the boundary mark, repeated groups) and must still try every pattern
+# that can match
+PREFIX_WORDS = [
+    "no",
+    "No",
+    "normal",
+    "nodule",
+    "no_",
+    "no1",
+    "or",
+    "order",
+    "the",
+    "The",
+    "my",
+    "main",
+    "concern",
+    "suspicion",
+    "is",
+    "for",
+    "that",
+    " ",
+    "  ",
+    "\n",
+    ".",
+    ",",
+    ":",
+    "\u212a",  # KELVIN SIGN: a word character that lower-cases to ASCII "k"
+    "\u00e9",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PREFIX_WORDS), max_size=20).map("".join))
+def test_scanner_equals_posix_alternation_past_boundaries_and_repeats(text):
+    ours, reference = both(text)
+    assert ours == reference
+
+
+def test_dispatch_prefixes_read_word_boundaries_and_repeated_groups():
+    from cuelex.extraction.engine import _BOUNDARY, _literal_prefixes
+
+    # "no" must be followed by a non-word character: "normal" does not dispatch to it
+    assert _literal_prefixes(_wrap("no", True), k=12, spaces=True) == {"no" + _BOUNDARY}
+    scan = ENGINE._scan
+    assert scan._pattern_for("normal heart") is None or "(?:no)" not in scan._pattern_for(
+        "normal heart"
+    ).pattern
+    # a repeated opener is read past: "the heart" does not dispatch to "the ... concern"
+    found = _literal_prefixes(r"(?:(?:the|my)\s+)*concern", k=12, spaces=True, unroll=True)
+    assert {"concern", "the concern", "my concern", "the my conce"} <= found
+    assert "the " not in found
+    # without unrolling (the prefilter's prefixes) the repeat closes the head
+    assert "the " in _literal_prefixes(r"(?:(?:the|my)\s+)*concern", k=12, spaces=True)
