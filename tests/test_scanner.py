@@ -125,3 +125,22 @@ def test_dispatch_prefixes_read_word_boundaries_and_repeated_groups():
     assert "the " not in found
     # without unrolling (the prefilter's prefixes) the repeat closes the head
     assert "the " in _literal_prefixes(r"(?:(?:the|my)\s+)*concern", k=12, spaces=True)
+
+
+def test_word_buckets_match_without_the_regex_engine_as_it_would():
+    """A bucket of one word-bounded ASCII word ("no", "or") is matched by a slice comparison;
+    the same matches as the bucket's compiled pattern, on ASCII and non-ASCII neighbours."""
+    scan = ENGINE._scan
+    texts = ["No edema.", "no_", "no1 no", "Normal or NOT", "x/no/or", "\u212ano", "no\u212a", "é no é"]
+    for text in texts:
+        ours, reference = both(text)
+        assert ours == reference
+    assert {w for w, _ in scan._words.values()} >= {"no", "or"}
+    for pattern, (word, group) in scan._words.items():
+        for text in (word, word.upper(), f"({word})", f"{word}s", f"_{word}", f"{word} x"):
+            m = pattern.match(text, text.find(word[0]) if word[0] in text else 0)
+            found = [(x.start(), x.end(), x.lastgroup) for x in scan.finditer(text)]
+            if m is not None and m.end() > m.start():
+                assert (m.start(), m.end(), m.lastgroup) in found
+            else:
+                assert all(g != group for _, _, g in found)

@@ -286,6 +286,8 @@ class _Scanner:
         self._anywhere_ids = frozenset(anywhere)
         self._compiled: dict[frozenset[int], regex.Pattern] = {}
         self._at: dict[str, regex.Pattern | None] = {}
+        # buckets of one word-bounded plain ASCII word ("no", "or"): (word, group name)
+        self._words: dict[regex.Pattern, tuple[str, str]] = {}
         # The prefilter stops (zero-width) wherever some prefix begins: on the lower-cased text
         # (case-sensitive, fast) when lower-casing keeps every offset, else case-insensitively.
         self._prefilter_ci = self._CANDIDATES
@@ -397,6 +399,11 @@ class _Scanner:
             found = self._compiled[key] = regex.compile(
                 "(?p)" + "|".join(parts) + "|(?!)", _FLAGS
             )
+            if len(key) == 1:
+                (i,) = key
+                word, wb = self.items[i]
+                if wb and word.isascii() and word.isalpha():
+                    self._words[found] = (word.lower(), f"g{i}")
         return found
 
     def _pattern_for(self, head: str) -> regex.Pattern | None:
@@ -439,7 +446,7 @@ class _Scanner:
             return others
         return sorted(set(words).union(others))
 
-    def finditer(self, text: str) -> Iterable[regex.Match]:
+    def finditer(self, text: str) -> Iterable[regex.Match | _WordMatch]:
         """Non-overlapping leftmost-longest matches of all patterns, in text order."""
         if not self.dispatch:  # reference path: one POSIX alternation of every pattern
             for m in self._compile(frozenset()).finditer(text):
@@ -448,6 +455,7 @@ class _Scanner:
             return
         pos = 0
         at = self._at
+        words = self._words
         depth = self.DEPTH
         folded = self._folded(text) if self._prefilter_ascii is not None else None
         stops: Iterable[int]
@@ -469,10 +477,48 @@ class _Scanner:
             pattern = at[head] if head in at else self._pattern_for(head)
             if pattern is None:
                 continue
+            word = words.get(pattern)
+            if word is not None:
+                # one word-bounded ASCII word ("no"): on ASCII text around it, where case folds
+                # one character to one, its match is the lower-cased slice and two ASCII \w
+                # tests, without the regex engine's per-call cost (a test compares the two)
+                end = start + len(word[0])
+                if text[start - 1 if start else 0 : end + 1].isascii():
+                    if (
+                        text[start:end].lower() == word[0]
+                        and (start == 0 or not _ascii_word(text[start - 1]))
+                        and (end == len(text) or not _ascii_word(text[end]))
+                    ):
+                        yield _WordMatch(start, end, word[1])
+                        pos = end
+                    continue
             m = pattern.match(text, start)
             if m is not None and m.end() > start:
                 yield m
                 pos = m.end()
+
+
+def _ascii_word(ch: str) -> bool:
+    """Is the ASCII character ``ch`` one that ``\\w`` matches?"""
+    return ch.isalnum() or ch == "_"
+
+
+class _WordMatch:
+    """The part of a ``regex.Match`` that scan consumers read, for a match found without one."""
+
+    __slots__ = ("_start", "_end", "lastgroup")
+
+    def __init__(self, start: int, end: int, group: str) -> None:
+        self._start, self._end, self.lastgroup = start, end, group
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def span(self) -> tuple[int, int]:
+        return self._start, self._end
 
 
 _WORD_RUNS = ("\\w+", "[\\w-]+")  # runs made possessive before a required \s (see below)
