@@ -56,6 +56,29 @@ def load_corpora() -> tuple[dict[str, list[str]], list[str]]:
     return corpora, notes
 
 
+def ab_setup(
+    doc: str,
+    argv: list[str] | None,
+    rounds: int = 5,
+    add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> tuple[argparse.Namespace, dict[str, list[str]]]:
+    """The shared start of the A/B scripts (extract_ab, link_ab, component_ab, tokenizer_ab): their
+    arguments (``--rounds``, at least 1, and the script's own) and the corpora above, logging
+    silenced and the notes on skipped corpora printed."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=rounds, help="rounds of turns (medians kept)")
+    if add_arguments is not None:
+        add_arguments(ap)
+    args = ap.parse_args(argv)
+    if args.rounds < 1:
+        raise SystemExit("--rounds must be at least 1")
+    ec.silence_logging()
+    corpora, notes = load_corpora()
+    for note in notes:
+        print(note)
+    return args, corpora
+
+
 # --------------------------------------------------------------------------------------- systems
 
 
