@@ -17,7 +17,6 @@ compare the ratios, not the absolute numbers. Printed only (docs/speed.md is spe
 
 from __future__ import annotations
 
-import argparse
 import gc
 import statistics
 import time
@@ -160,15 +159,7 @@ def paired(nlp, texts: list[str], rounds: int, chunk: int = 25) -> tuple[float, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=7, help="turns of every measure (medians kept)")
-    args = ap.parse_args(argv)
-    if args.rounds < 1:
-        raise SystemExit("--rounds must be at least 1")
-    speed.ec.silence_logging()
-    corpora, notes = speed.load_corpora()
-    for note in notes:
-        print(note)
+    args, corpora = speed.ab_setup(__doc__, argv, rounds=7)
     nlp = cuelex.load()
     for name, texts in corpora.items():
         check_replica(nlp, texts)  # also the first pass: compiles the scanner's pattern groups

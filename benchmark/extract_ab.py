@@ -12,6 +12,10 @@ start; CPU time, ``process_time``), the engines taking turns every 20 texts in a
 order, after a warm-up pass that compiles the scanner's pattern groups. It prints old/new per
 round with the best and the median: on a shared machine compare the ratios, not the absolute
 numbers. Printed only.
+
+With ``--pipe`` each round also times ``nlp.pipe`` (``cuelex.load()``, ``Doc._.cue_pairs`` read) with
+the old engine in the component against the new, and negspacy's pipeline (speed.py's), in the
+same turns: the old/new ratio of the pipeline and each one's ratio to negspacy.
 """
 
 from __future__ import annotations
@@ -91,19 +95,47 @@ def _extract_runner(engine: Engine, texts: list[str]) -> Callable[[int, int], No
     return run
 
 
+# (label, numerator, denominator) of the time ratios printed per round
+_RATIOS = (
+    ("extract old/new", "old", "new"),
+    ("nlp.pipe old/new", "pipe old", "pipe new"),
+    ("nlp.pipe old vs negspacy", "negspacy", "pipe old"),
+    ("nlp.pipe new vs negspacy", "negspacy", "pipe new"),
+)
+
+
+def _pipe_runners(engines: dict[str, Engine], texts: list[str]) -> dict[str, Callable[[int, int], None]]:
+    """``nlp.pipe`` + reading ``Doc._.cue_pairs`` with each engine in ``cuelex.load()``'s component,
+    and negspacy's pipeline of speed.py; each warmed on every text first (tokenizer caches)."""
+    neg = speed.build_systems(speed.read_findings())[speed.BASE]
+    out: dict[str, Callable[[int, int], None]] = {}
+    for key, engine in engines.items():
+        nlp = cuelex.load()
+        nlp.get_pipe("cuelex").engine = engine
+        for d in nlp.pipe(texts):
+            d._.cue_pairs  # noqa: B018
+
+        def run(lo: int, hi: int, nlp: object = nlp) -> None:
+            for d in nlp.pipe(texts[lo:hi]):  # type: ignore[attr-defined]
+                d._.cue_pairs  # noqa: B018
+
+        out[f"pipe {key}"] = run
+    neg(texts)
+    out["negspacy"] = lambda lo, hi: neg(texts[lo:hi])  # type: ignore[func-returns-value]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rev", default="e595cd9", help="git revision of the old engine module")
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--no-memo", action="store_true", help="time both engines with memo=False")
-    args = ap.parse_args(argv)
+    def add_arguments(ap: argparse.ArgumentParser) -> None:
+        ap.add_argument("--rev", default="e595cd9", help="git revision of the old engine module")
+        ap.add_argument("--no-memo", action="store_true", help="time both engines with memo=False")
+        ap.add_argument("--pipe", action="store_true", help="also time nlp.pipe (old/new) and negspacy")
+
+    args, corpora = speed.ab_setup(__doc__, argv, add_arguments=add_arguments)
     resources = cuelex.get_engine().resources
     memo = not args.no_memo
     old = old_engine_class(args.rev)
     engines = {"old": old(resources, memo=memo), "new": Engine(resources, memo=memo)}
-    corpora, notes = speed.load_corpora()
-    for note in notes:
-        print(note)
     for name, texts in corpora.items():
         for flag in (True, False):
             a = old(resources, memo=flag)
@@ -117,18 +149,29 @@ def main(argv: list[str] | None = None) -> int:
         for engine in engines.values():  # compile the scanner's pattern groups outside the timing
             for t in texts:
                 engine.extract(t)
-        ratios = []
+        runners = {k: _extract_runner(e, texts) for k, e in engines.items()}
+        # the pipelines get engines of their own: a memo filled by one measure helps no other
+        piped = {"old": old(resources, memo=memo), "new": Engine(resources, memo=memo)}
+        if args.pipe:
+            runners.update(_pipe_runners(piped, texts))
+        ratios: dict[str, list[float]] = {}
         for r in range(args.rounds):
-            for engine in engines.values():
+            for engine in (*engines.values(), *piped.values()):
                 engine.clear_memo()
             gc.collect()
-            took = timed_turns(len(texts), {k: _extract_runner(e, texts) for k, e in engines.items()}, r)
-            ratios.append(took["old"] / took["new"])
-            print(
-                f"{name} round {r + 1}: old {took['old'] / len(texts) * 1e6:,.0f} µs/doc, "
-                f"new {took['new'] / len(texts) * 1e6:,.0f} µs/doc, old/new {ratios[-1]:.3f}"
+            took = timed_turns(len(texts), runners, r)
+            line = [f"{name} round {r + 1}:"]
+            for label, a, b in _RATIOS:
+                if a in took and b in took:
+                    ratios.setdefault(label, []).append(took[a] / took[b])
+                    line.append(f"{label} {ratios[label][-1]:.3f}")
+            line.append(
+                f"(extract old {took['old'] / len(texts) * 1e6:,.0f} µs/doc, "
+                f"new {took['new'] / len(texts) * 1e6:,.0f} µs/doc)"
             )
-        print(f"{name}: old/new best {max(ratios):.3f}, median {statistics.median(ratios):.3f}")
+            print(" ".join(line))
+        for label, values in ratios.items():
+            print(f"{name}: {label} best {max(values):.3f}, median {statistics.median(values):.3f}")
     return 0
 
 

@@ -16,7 +16,6 @@ time: on a shared machine compare the ratios, not the absolute numbers. Printed 
 
 from __future__ import annotations
 
-import argparse
 import gc
 import statistics
 import sys
@@ -45,15 +44,15 @@ def _link_runner(linker: Linker, texts: list[str], pairs: list[list]) -> Callabl
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rev", default="fb019a0", help="git revision of the old linking module")
-    ap.add_argument("--rounds", type=int, default=5)
-    args = ap.parse_args(argv)
+    args, corpora = speed.ab_setup(
+        __doc__,
+        argv,
+        add_arguments=lambda ap: ap.add_argument(
+            "--rev", default="fb019a0", help="git revision of the old linking module"
+        ),
+    )
     engine = cuelex.get_engine()
     linkers = {"old": old_linker_class(args.rev)().warm(), "new": Linker().warm()}
-    corpora, notes = speed.load_corpora()
-    for note in notes:
-        print(note)
     for name, texts in corpora.items():
         pairs = [engine.extract(t) for t in texts]
         for i, (t, ps) in enumerate(zip(texts, pairs)):

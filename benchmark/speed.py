@@ -56,6 +56,29 @@ def load_corpora() -> tuple[dict[str, list[str]], list[str]]:
     return corpora, notes
 
 
+def ab_setup(
+    doc: str,
+    argv: list[str] | None,
+    rounds: int = 5,
+    add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> tuple[argparse.Namespace, dict[str, list[str]]]:
+    """The shared start of the A/B scripts (extract_ab, link_ab, component_ab, tokenizer_ab): their
+    arguments (``--rounds``, at least 1, and the script's own) and the corpora above, logging
+    silenced and the notes on skipped corpora printed."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=rounds, help="rounds of turns (medians kept)")
+    if add_arguments is not None:
+        add_arguments(ap)
+    args = ap.parse_args(argv)
+    if args.rounds < 1:
+        raise SystemExit("--rounds must be at least 1")
+    ec.silence_logging()
+    corpora, notes = load_corpora()
+    for note in notes:
+        print(note)
+    return args, corpora
+
+
 # --------------------------------------------------------------------------------------- systems
 
 
@@ -702,6 +725,38 @@ notes (the ninth session's quiet run: 0.85× / 0.62×), `extract` 2,241 IU repor
 1.89× on the worst corpus (under 2× in a full run for the first time), 1,000 pairs scored in
 5.8 s. The helper's own run an hour earlier, at load average about 6, had read 0.84× / 0.63×, which
 is why the one-process ratios of `tokenizer_ab.py` above were that round's evidence.
+
+**Eleventh round (2026-11-24): fewer regex calls in the cue scan** (`benchmark/extract_ab.py
+--rev f2a3d60 [--pipe]`: the engine of the session start beside the new one in one process,
+every field of every pair checked equal first, memo on and off; then cold passes taking turns
+every 20 texts, CPU time, medians of 5 rounds; `--pipe`, new, also times `nlp.pipe` with each
+engine in the component and negspacy's pipeline in the same turns). A profile of `extract` over
+the IU reports: the `regex` module's `match` at the scan's stops cost 3–12 µs a call (most of it
+the module's fixed cost per call, even for a one-word pattern), 19,518 calls a pass, 43% of them
+failing: about a fifth of the pass. Most failures came from prefixes read too short for
+dispatch: "no" of "normal" and "nodule" tried the word-bounded "no" pattern, and every "the " tried
+a cue whose optional openers repeat ("(my|the|main|…) concern is for"). Dispatch now reads a
+pattern's prefixes with its word boundaries (a prefix that a non-word character must follow is
+not tried where a word character follows) and through repeated groups up to its 12 characters
+(the prefilter keeps the shorter prefixes: with the longer ones its pattern took seconds to
+compile): 19,518 → 12,128 match calls a pass over the IU reports and 17,626 → 11,123 over the
+ACI notes, the same 11,092 and 6,738 matches. A bucket of one word-bounded ASCII word ("no",
+"or": 5,332 of the remaining IU calls) is matched by comparing the lower-cased slice and testing
+the two neighbours, when the text around it is ASCII (where case folds one character to one).
+Property tests compare the scanner with the one POSIX alternation of every pattern on texts of
+boundary and repeat words ("normal", "no_", "the my concern", KELVIN SIGN), and the word buckets
+with their compiled patterns. Old/new `extract`: IU 1.05 and ACI 1.07 for the dispatch
+(load average about 4), then 1.03 / 1.02 for the word buckets (`--rev 97ba696`). With `--pipe`
+against the session start, after the dispatch change alone (5 rounds, load average 4–6, tests
+running beside): `extract` 1.09 (IU) and 1.03 (ACI), `nlp.pipe` + reading the pairs 1.055 and
+1.041, and against negspacy in the same turns 0.86× → 0.90× (IU) and 0.79× → 0.82× (ACI); one
+round with both changes (the rest stopped to leave the cores to the test suite, load average
+9): `extract` 1.05, `nlp.pipe` 1.03, 0.86× → 0.89× negspacy (IU). The bar (≥ 1×) is not met
+in these loaded rounds; the lead's quiet `speed.py` run gives the page's table. What is left in
+the scan is the hits themselves (a third of the IU calls are the header colon's terminator, whose look-behind needs the regex engine) and the prefilter's
+stdlib search (about 6% of `extract`); in `extract` as a whole the splitter (about 20%) and the
+analysis of missed sentences (about 35%) are Python per token and per rule: 10,000 reports/s
+(4× from here) still needs them compiled, not another dispatch change.
 
 ## Linking
 

@@ -20,7 +20,6 @@ absolute numbers. Printed only.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import statistics
 import time
@@ -116,15 +115,7 @@ def rounds_of_turns(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=5, help="rounds of turns (medians kept)")
-    args = ap.parse_args(argv)
-    if args.rounds < 1:
-        raise SystemExit("--rounds must be at least 1")
-    speed.ec.silence_logging()
-    corpora, notes = speed.load_corpora()
-    for note in notes:
-        print(note)
+    args, corpora = speed.ab_setup(__doc__, argv, rounds=5)
     for name, texts in corpora.items():
         cold = first_pass(texts)
         a, b = with_tokenizer(SpacyCacheTokenizer), with_tokenizer(TextKeepingTokenizer)

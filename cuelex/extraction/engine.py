@@ -68,20 +68,21 @@ _CATEGORY_CHARS = {
 
 
 def _literal_prefixes(
-    pattern: str, k: int = 3, limit: int = 4000, spaces: bool = False
+    pattern: str, k: int = 3, limit: int = 4000, spaces: bool = False, unroll: bool = False
 ) -> set[str] | None:
     """Lower-case strings (at most ``k`` chars) one of which every match of ``pattern`` starts with.
 
     None when they cannot be worked out (then the pattern is tried at every candidate position).
     A prefix shorter than ``k`` means the literal part of the pattern ends there. With ``spaces``
     the prefixes are those of the match text with every whitespace run collapsed to one " " (see
-    ``_spaced_head``), so that they can reach past ``\\s+`` into the next word.
+    ``_spaced_head``), so that they can reach past ``\\s+`` into the next word; with ``unroll``
+    also past a repeated group ("the " of "(?:(?:the|my)\\s+)*concern" goes on to "the concern").
     """
     try:
         tree = _sre_parser.parse(pattern, re.IGNORECASE)
     except Exception:
         return None
-    out = _expand(list(tree), {""}, k, limit, spaces)
+    out = _expand(list(tree), {""}, k, limit, spaces, unroll)
     if out is None:
         return None
     prefixes = {p.rstrip(_CLOSED).lower() for p in out}
@@ -89,6 +90,10 @@ def _literal_prefixes(
 
 
 _CLOSED = "\0"  # marks a prefix whose literal part has ended before k characters
+# ends a spaced prefix that a non-word character or the text's end must follow ("no" of
+# "(?<!\\w)no(?!\\w)"), so that "normal" and "not" do not dispatch to that pattern
+_BOUNDARY = "\ue000"
+_ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 _REPEATS = (
     _sre_constants.MAX_REPEAT,
     _sre_constants.MIN_REPEAT,
@@ -96,6 +101,17 @@ _REPEATS = (
 )
 _WS_CHAR = regex.compile(r"\s", regex.V1)  # whitespace exactly as the patterns' \s sees it
 _WS_RUN = regex.compile(r"\s+", regex.V1)
+
+
+def _is_word_class(sub: object) -> bool:
+    """Is the parsed look-ahead body exactly ``\\w`` (one character class, the word category)?"""
+    c = _sre_constants
+    items = list(sub)  # type: ignore[call-overload]
+    return (
+        len(items) == 1
+        and items[0][0] is c.IN
+        and list(items[0][1]) == [(c.CATEGORY, c.CATEGORY_WORD)]
+    )
 
 
 def _single(sub: object) -> tuple[object, object]:
@@ -138,7 +154,7 @@ def _add_chars(heads: set[str], chars: set[str]) -> set[str]:
 
 
 def _expand(
-    items: list, heads: set[str], k: int, limit: int, spaces: bool = False
+    items: list, heads: set[str], k: int, limit: int, spaces: bool = False, unroll: bool = False
 ) -> set[str] | None:
     """Extend each open head by the literal continuations of ``items`` up to length k."""
     c = _sre_constants
@@ -148,6 +164,14 @@ def _expand(
             return heads
         done = heads - open_heads
         rest = items[n + 1 :]
+        if spaces and op is c.ASSERT_NOT and av[0] == 1 and _is_word_class(av[1]):
+            # "no(?!\\w)": a non-word character (or the text's end) follows the heads that end
+            # in a character here; they are closed with the mark, which dispatch reads (see
+            # ``_Scanner._pattern_for``). A head ending in a whitespace run stays as it is: the
+            # run may give back its last space to the look-ahead
+            ends = {h for h in open_heads if h and not h.endswith(" ")}
+            heads = (heads - ends) | {h + _BOUNDARY + _CLOSED for h in ends}
+            continue
         if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
             continue
         if spaces and op in (c.LITERAL, c.IN):
@@ -158,8 +182,8 @@ def _expand(
         elif spaces and op in _REPEATS and _space_chars(*_single(av[2])) == {" "}:
             # a whitespace run (\s+, \s*, " +") collapses to one space however long it is
             lo = av[0]
-            taken = _expand(rest, _add_chars(open_heads, {" "}), k, limit, spaces)
-            skipped = _expand(rest, open_heads, k, limit, spaces) if lo == 0 else set()
+            taken = _expand(rest, _add_chars(open_heads, {" "}), k, limit, spaces, unroll)
+            skipped = _expand(rest, open_heads, k, limit, spaces, unroll) if lo == 0 else set()
             if taken is None or skipped is None:
                 return None
             return done | taken | skipped
@@ -173,26 +197,35 @@ def _expand(
                 return done | _close(open_heads, k)
             heads = done | {h + ch for h in open_heads for ch in chars}
         elif op is c.SUBPATTERN:
-            sub = _expand(list(av[-1]), open_heads, k, limit, spaces)
-            follow = None if sub is None else _expand(rest, sub, k, limit, spaces)
+            sub = _expand(list(av[-1]), open_heads, k, limit, spaces, unroll)
+            follow = None if sub is None else _expand(rest, sub, k, limit, spaces, unroll)
             return None if follow is None else done | follow
         elif op is c.BRANCH:
             out: set[str] = set(done)
             for branch in av[1]:
-                follow = _expand(list(branch) + rest, open_heads, k, limit, spaces)
+                follow = _expand(list(branch) + rest, open_heads, k, limit, spaces, unroll)
                 if follow is None:
                     return None
                 out |= follow
             return out
         elif op in _REPEATS:
             lo, hi, sub = av
-            once = _expand(list(sub), open_heads, k, limit, spaces)
+            once = _expand(list(sub), open_heads, k, limit, spaces, unroll)
             if once is None:
                 return None
-            if hi != 1:
-                once = _close(once, k)  # repeated: stop extending here
-            taken = _expand(rest, once, k, limit, spaces)
-            skipped = _expand(rest, open_heads, k, limit, spaces) if lo == 0 else set()
+            taken = None
+            if hi >= 2 and unroll and not (once & open_heads):
+                # repeated: "(?:(?:the|my)\\s+)*concern" reaches past "the " into "the concern"
+                # (the rest of the repeat, then what follows it); each turn lengthens every open
+                # head, so this ends at k characters (or at ``limit`` heads: then as below)
+                more = hi if hi == c.MAXREPEAT else hi - 1
+                again = (c.MAX_REPEAT, (max(lo - 1, 0), more, sub))
+                taken = _expand([again, *rest], once, k, limit, spaces, unroll)
+            if taken is None:
+                if hi != 1:
+                    once = _close(once, k)  # repeated: stop extending here
+                taken = _expand(rest, once, k, limit, spaces, unroll)
+            skipped = _expand(rest, open_heads, k, limit, spaces, unroll) if lo == 0 else set()
             if taken is None or skipped is None:
                 return None
             return done | taken | skipped
@@ -239,6 +272,12 @@ class _Scanner:
                 heads[wb].update((p, True) for p in spaced)
             else:
                 heads[wb].update((p, False) for p in raw)
+            # dispatch reads the prefixes further (the prefilter would grow too large to compile
+            # with them): with the pattern's word boundaries (a prefix can end in the boundary
+            # mark) and past repeated groups; each of these extends one of ``spaced``
+            if spaced is not None:
+                longer = _literal_prefixes(_wrap(pattern, wb), k=self.DEPTH, spaces=True, unroll=True)
+                spaced = longer if longer is not None else spaced
             # "" (spaced prefixes unknown): tried wherever the prefilter stops
             for prefix in spaced if spaced is not None else ("",):
                 by_prefix.setdefault(prefix, set()).add(idx)
@@ -247,6 +286,8 @@ class _Scanner:
         self._anywhere_ids = frozenset(anywhere)
         self._compiled: dict[frozenset[int], regex.Pattern] = {}
         self._at: dict[str, regex.Pattern | None] = {}
+        # buckets of one word-bounded plain ASCII word ("no", "or"): (word, group name)
+        self._words: dict[regex.Pattern, tuple[str, str]] = {}
         # The prefilter stops (zero-width) wherever some prefix begins: on the lower-cased text
         # (case-sensitive, fast) when lower-casing keeps every offset, else case-insensitively.
         self._prefilter_ci = self._CANDIDATES
@@ -358,6 +399,11 @@ class _Scanner:
             found = self._compiled[key] = regex.compile(
                 "(?p)" + "|".join(parts) + "|(?!)", _FLAGS
             )
+            if len(key) == 1:
+                (i,) = key
+                word, wb = self.items[i]
+                if wb and word.isascii() and word.isalpha():
+                    self._words[found] = (word.lower(), f"g{i}")
         return found
 
     def _pattern_for(self, head: str) -> regex.Pattern | None:
@@ -368,6 +414,12 @@ class _Scanner:
             found = by_prefix.get(head[:n])
             if found is not None:
                 ids = ids | found
+            # a prefix that a non-word character must follow: unless a word character does
+            # (the head's end is the text's end or the depth, where the next one is unknown)
+            if n == len(head) or head[n] not in _ASCII_WORD:
+                found = by_prefix.get(head[:n] + _BOUNDARY)
+                if found is not None:
+                    ids = ids | found
         pattern = self._compile(ids) if ids or self._anywhere_ids else None
         if len(self._at) < 100_000:  # bounded cache of head -> compiled bucket
             self._at[head] = pattern
@@ -394,7 +446,7 @@ class _Scanner:
             return others
         return sorted(set(words).union(others))
 
-    def finditer(self, text: str) -> Iterable[regex.Match]:
+    def finditer(self, text: str) -> Iterable[regex.Match | _WordMatch]:
         """Non-overlapping leftmost-longest matches of all patterns, in text order."""
         if not self.dispatch:  # reference path: one POSIX alternation of every pattern
             for m in self._compile(frozenset()).finditer(text):
@@ -403,6 +455,7 @@ class _Scanner:
             return
         pos = 0
         at = self._at
+        words = self._words
         depth = self.DEPTH
         folded = self._folded(text) if self._prefilter_ascii is not None else None
         stops: Iterable[int]
@@ -424,10 +477,48 @@ class _Scanner:
             pattern = at[head] if head in at else self._pattern_for(head)
             if pattern is None:
                 continue
+            word = words.get(pattern)
+            if word is not None:
+                # one word-bounded ASCII word ("no"): on ASCII text around it, where case folds
+                # one character to one, its match is the lower-cased slice and two ASCII \w
+                # tests, without the regex engine's per-call cost (a test compares the two)
+                end = start + len(word[0])
+                if text[start - 1 if start else 0 : end + 1].isascii():
+                    if (
+                        text[start:end].lower() == word[0]
+                        and (start == 0 or not _ascii_word(text[start - 1]))
+                        and (end == len(text) or not _ascii_word(text[end]))
+                    ):
+                        yield _WordMatch(start, end, word[1])
+                        pos = end
+                    continue
             m = pattern.match(text, start)
             if m is not None and m.end() > start:
                 yield m
                 pos = m.end()
+
+
+def _ascii_word(ch: str) -> bool:
+    """Is the ASCII character ``ch`` one that ``\\w`` matches?"""
+    return ch.isalnum() or ch == "_"
+
+
+class _WordMatch:
+    """The part of a ``regex.Match`` that scan consumers read, for a match found without one."""
+
+    __slots__ = ("_start", "_end", "lastgroup")
+
+    def __init__(self, start: int, end: int, group: str) -> None:
+        self._start, self._end, self.lastgroup = start, end, group
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def span(self) -> tuple[int, int]:
+        return self._start, self._end
 
 
 _WORD_RUNS = ("\\w+", "[\\w-]+")  # runs made possessive before a required \s (see below)
