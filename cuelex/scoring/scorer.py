@@ -547,6 +547,11 @@ class _Scorer:
                 host = _cue_around(m.start, m.end, by_cue)
                 if host is not None:
                     level, cue, how = host.level, _as_cue(host), "in_cue"
+            if level is Level.ASSERTED and cue is None:
+                listed = _list_lead_in(output, m.start)
+                if listed is not None:
+                    # an item of a list whose lead-in carries the hedge or negation
+                    level, cue, how = listed[0], listed[1], "lead_in"
             if m.detail == "course" and level is not Level.UL5:
                 # a course of not getting better under a condition ("if no improvement", "if you
                 # aren't feeling better"): the condition makes it a contingency, whatever its "not"
@@ -1065,6 +1070,93 @@ def _heading_body_pair(
             # the body names the heading's finding by a synonym of the vocabulary ("**Kidney
             # stone** – sx c/w nephrolithiasis", "**Pneumonia** / no PNA on CXR")
             return q
+    return None
+
+
+#: Levels a list lead-in gives its items (the roles of ``cuelex/data/list_lead_ins.tsv``).
+LIST_LEAD_IN_ROLES = ("UL1", "HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5")
+
+
+@lru_cache(maxsize=1)
+def list_lead_ins() -> tuple[tuple[Level, Any, str], ...]:
+    """(level, compiled pattern, example) rows of ``cuelex/data/list_lead_ins.tsv``: the lead-in
+    wording that puts the items of a list at a level ("Call us if you notice:", "Possible causes:",
+    "Denies:"). A bad row raises ``VocabularyError`` naming file and line."""
+    rows = role_pattern_rows(DATA_DIR / "list_lead_ins.tsv", LIST_LEAD_IN_ROLES, "list lead-in table")
+    flags = regex.V1 | regex.IGNORECASE
+    return tuple(
+        (Level(role), regex.compile(pattern, flags), example) for role in LIST_LEAD_IN_ROLES for pattern, example in rows[role]
+    )
+
+
+#: A list item's marker at the start of its line: a bullet or a number.
+_ITEM = regex.compile(r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)", regex.V1)
+#: A heading line: markdown "#", or a line that is all bold (an optional colon after it).
+_LEAD_HEADING = regex.compile(r"[ \t]*(?:#{1,6}[ \t]+[^\n]+|(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)[ \t]*:?[ \t]*)", regex.V1)
+#: A "label:" opening an item's line, before the run of findings it heads ("- **Call MD for:** dyspnea").
+_INLINE_LABEL = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)?(?P<label>[^:\n*_]{2,80}?)[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?",
+    regex.V1,
+)
+
+
+def _lead_in_line(output: str, line_start: int) -> tuple[int, int] | None:
+    """The span of the lead-in a list item at ``line_start`` hangs from: the nearest line above
+    that is not an item (continuation lines of an item are passed over) when it ends with ':' or is
+    a heading, or a less indented item that ends with ':' (a nested list); a blank line ends the
+    list. Only the lead-in's last sentence counts ("Your Hb was low. You have not noticed:")."""
+    own_end = output.find("\n", line_start)
+    own = output[line_start : len(output) if own_end == -1 else own_end]
+    indent = len(own) - len(own.lstrip())
+    end = line_start - 1
+    for _ in range(40):
+        if end <= 0:
+            return None
+        start = output.rfind("\n", 0, end) + 1
+        line = output[start:end]
+        if not line.strip():
+            return None
+        tail = line.rstrip().rstrip("*_").rstrip()
+        if _ITEM.match(line):
+            if len(line) - len(line.lstrip()) < indent and tail.endswith(":"):
+                return start, end
+        elif _LEAD_HEADING.fullmatch(line) or tail.endswith(":"):
+            cut = max(line.rfind(c, 0, len(tail) - 1) for c in ".!?")
+            return (start + cut + 1 if cut >= 0 else start), end
+        elif not line[:1].isspace():
+            return None  # a paragraph line between the lead-in and the item: not its list
+        end = start - 1
+    return None
+
+
+def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
+    """The level a list's lead-in gives a mention that is one of its items ("**Call us if you
+    notice:**\n- dyspnea at rest", "Possible causes:\n- pneumonia", "Denies:\n- GI bleeding",
+    "### When to get help\n1. …"), or a "label:" before the run of items on the mention's own line
+    ("- Return precautions: chest pain, fever"): an LLM output writes the hedge once and lists the
+    findings under it without a cue each. Lead-in wording is data (:func:`list_lead_ins`); a
+    lead-in without such wording ("Plan:", "## Your heart") gives nothing."""
+    ls = output.rfind("\n", 0, start) + 1
+    spans = []
+    label = _INLINE_LABEL.match(output, ls)
+    if label is not None and label.end() <= start and not regex.search(r"[.!?;]", output[label.end() : start]):
+        spans.append(label.span("label"))
+    if _ITEM.match(output, ls):
+        lead = _lead_in_line(output, ls)
+        if lead is not None:
+            spans.append(lead)
+    for lo, hi in spans:
+        best = None
+        for level, pattern, _example in list_lead_ins():
+            for m in pattern.finditer(output, lo, hi):
+                if best is None or m.end() > best[1].end():
+                    best = (level, m)
+        if best is not None:
+            level, m = best
+            return level, Cue(
+                text=m.group(), start=m.start(), end=m.end(), level=level, rule_id="lead_in.list",
+                direction=Direction.FORWARD,
+            )  # fmt: skip
     return None
 
 
