@@ -82,6 +82,17 @@ LEAD_KINDS = {
     "assessment / impression / diagnosis": ("assessment", "impression", "a/p", "diagnos", "dx", "problem",
                                             "what we found", "findings", "summary"),
     "counseling / risks": ("counsel", "risk", "side effect", "ses", "discussed"),
+    "follow-up / pending / to do": ("f/u", "follow-up", "followup", "pending", "outstanding", "open", "action",
+                                   "handoff", "todo"),
+    "monitoring": ("monitor", "trend", "surveil"),
+    "labs / imaging / studies": ("lab", "imaging", "studies", "study", "x-ray", "xr", "ct", "mri", "ultrasound",
+                                 "us", "echo", "results"),
+    "instructions / education / guidance": ("instruction", "education", "guidance", "advice", "advised",
+                                            "counsel", "home", "self-care", "what you can do"),
+    "medications": ("med", "medication", "medicine", "rx", "prescri"),
+    "history / background / subjective": ("history", "hpi", "background", "subjective", "hx", "s/p", "pmh",
+                                          "presentation", "presents", "cc", "complaint", "reason"),
+    "exam / objective": ("exam", "objective", "vitals", "physical"),
 }
 
 
@@ -109,6 +120,13 @@ def _has_hedge(text: str, words: tuple[str, ...] | None = None) -> bool:
 
 _BULLET = re.compile(r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)")
 _HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]+.*|(?:[-*•+][ \t]+)?(?:\*\*|__)[^*_]{1,80}(?:\*\*|__)[ \t]*:?[ \t]*)")
+
+
+#: Tests, studies and referrals whose purpose ("XR for fx") makes a mention an evaluation target.
+_TEST_WORDS = (
+    r"\b(?:x-?rays?|xr|cxr|ct|cta|mri|us|u/s|ultrasound|echo|tte|ekg|ecg|labs?|tests?|panel|culture|cx|biopsy|"
+    r"scan|swab|ua|referr(?:al|ed)|consult|eval(?:uation)?|workup|w/u|screen(?:ing)?)\b"
+)
 
 
 def _lead_in(text: str, line_start: int) -> str | None:
@@ -172,6 +190,22 @@ def mention_features(
         if lead is not None:
             feats.append("list item under a lead-in line")
             feats.append(f"lead-in kind: {_section_kind(lead)}")
+    before = text[max(ls, start - 60) : start]
+    if re.search(r"\bfor\W+(?:\w+\W+){0,3}$", before, re.IGNORECASE):
+        feats.append("'for' within 3 words before the mention")
+        if re.search(_TEST_WORDS, text[ls:start], re.IGNORECASE):
+            feats.append("a test, study or referral word before it on its line")
+    if re.search(r"→|->|=>", line):
+        feats.append("arrow in the line")
+    if re.match(r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)?if\b", line, re.IGNORECASE):
+        feats.append("line opens with 'if'")
+    if ":" in text[ls:start]:
+        feats.append("a 'label:' before the mention on its line")
+        label = text[ls : text.rfind(":", ls, start)]
+        feats.append(f"label kind: {_section_kind(label)}")
+        between = text[text.rfind(":", ls, start) + 1 : start]
+        if re.search(r"[.;!?]", between):
+            feats.append("a sentence end between the label and the mention")
     if text.rfind("(", ls, start) > text.rfind(")", ls, start):
         feats.append("inside parentheses")
     s0, s1 = _sentence_bounds(text, start)
@@ -233,6 +267,8 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
     confusion: dict[str, Counter] = defaultdict(Counter)
     how_matched: dict[str, Counter] = defaultdict(Counter)
     features: dict[str, Counter] = defaultdict(Counter)
+    seen_outputs: dict[tuple[str, str], set] = defaultdict(set)
+    seen_docs: dict[tuple[str, str], set] = defaultdict(set)
     errors = []
     for out in outputs:
         doc = docs[out["doc_id"]]
@@ -273,6 +309,10 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
                     out["text"], sp.match.start, sp.match.end, len(sp.match.candidates), other_gold, g.level
                 )
                 features[task][tier, "(pairs)"] += 1
+                seen_outputs[task, tier].add(out["output_id"])
+                seen_docs[task, tier].add(out["doc_id"])
+                features[task][tier, "(distinct outputs)"] = len(seen_outputs[task, tier])
+                features[task][tier, "(distinct source documents)"] = len(seen_docs[task, tier])
                 features[task][tier, f"level from: {sp.level_source}"] += 1
                 for f in feats:
                     features[task][tier, f] += 1

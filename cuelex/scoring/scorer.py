@@ -552,6 +552,37 @@ class _Scorer:
                 if listed is not None:
                     # an item of a list whose lead-in carries the hedge or negation
                     level, cue, how = listed[0], listed[1], "lead_in"
+            if level is Level.ASSERTED and cue is None:
+                back = _anaphoric_hedge(output, m.start, m.end, by_cue)
+                if back is not None:
+                    level, cue, how = back.level, _as_cue(back), "anaphor"
+            if (
+                self.choice == "context"
+                and level is Level.ASSERTED
+                and cue is None
+                and len(m.candidates) > 1
+                and _restates(output, m.start, m.end)
+            ):
+                # the chosen mention only restates the name (a definition, a verbless label line);
+                # the mention that states the finding with a level is the one that corresponds to
+                # the source statement (the gold guideline); the restatement stays an alternative
+                alt = next(
+                    (
+                        i for i, (sp, lv) in enumerate(zip(m.candidates, cand_levels, strict=False))
+                        if sp != (m.start, m.end) and lv is not Level.ASSERTED
+                        and not _restates(output, sp[0], sp[1])
+                    ),
+                    None,
+                )  # fmt: skip
+                if alt is not None:
+                    s0, e0 = m.candidates[alt]
+                    upd: dict[str, Any] = {"start": s0, "end": e0, "text": output[s0:e0]}
+                    if len(m.candidate_details) > alt:
+                        upd["tier"], upd["detail"] = m.candidate_details[alt].split("/", 1)
+                    m = m.model_copy(update=upd)
+                    span_end = e0
+                    a = assessed[(s0, e0)]
+                    level, cue, how = a.level, a.cue, "restated_elsewhere"
             if m.detail == "course" and level is not Level.UL5:
                 # a course of not getting better under a condition ("if no improvement", "if you
                 # aren't feeling better"): the condition makes it a contingency, whatever its "not"
@@ -1158,6 +1189,70 @@ def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
                 direction=Direction.FORWARD,
             )  # fmt: skip
     return None
+
+
+#: Generic heads a demonstrative refers back to a diagnosis with ("fits with THIS CONDITION"); a
+#: "type of", "kind of" or "form of" phrase counts only with the mention's own last word ("this type
+#: of asthma").
+_ANAPHOR_HEADS = frozenset("condition problem diagnosis disease illness".split())
+_DEMONSTRATIVE = regex.compile(r"(?<![\w'’])(?:this|that|these|those)[ \t]+$", regex.V1 | regex.IGNORECASE)
+
+
+def _anaphoric_hedge(
+    output: str, start: int, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The pair of the next sentence that hedges a mention by referring back to it ("You have
+    moderate intermittent asthma. Your symptoms are consistent with this type of asthma.", "… Your
+    exam today fits with this condition."): its target opens with a demonstrative and is a generic
+    head ("condition", "type of …") or the mention's own last word. The mention then states no more
+    than that pair does: the hedge is said of it, one sentence later."""
+    sent_end = min((i for i in (output.find(c, end) for c in ".!?") if i != -1), default=-1)
+    if sent_end == -1 or "\n\n" in output[end:sent_end]:
+        return None
+    nxt_end = min((i for i in (output.find(c, sent_end + 1) for c in ".!?\n") if i != -1), default=len(output))
+    if "\n\n" in output[sent_end:nxt_end]:
+        return None
+    last = regex.findall(r"[\w-]+", output[start:end].lower())
+    ordered, cue_starts = by_cue
+    for q in ordered[bisect_left(cue_starts, sent_end + 1) : bisect_left(cue_starts, nxt_end)]:
+        if q.rule_id.startswith("alt.") or q.level is Level.ASSERTED or q.target_end > nxt_end:
+            continue
+        if not _DEMONSTRATIVE.search(output, max(0, q.target_start - 8), q.target_start):
+            continue
+        words = regex.findall(r"[\w-]+", q.target_text.lower())
+        if words and ((len(words) == 1 and words[0] in _ANAPHOR_HEADS) or (last and words[-1] == last[-1])):
+            return q
+    return None
+
+
+#: A mention that restates a name rather than a claim: defined right after it ("X is when …", "X
+#: means …", "X is a condition …").
+_DEFINED_AFTER = regex.compile(
+    r"(?:\*\*|__)?[ \t]+(?:(?:is|are)[ \t]+(?:when|what[ \t]+happens|an?[ \t]+(?:[\w-]+[ \t]+){0,2}"
+    r"(?:condition|disease|infection|problem|illness|term|word|name)\b)|means\b|refers[ \t]+to\b|"
+    r"(?:happens|occurs)[ \t]+when\b)",
+    regex.V1 | regex.IGNORECASE,
+)
+#: A verb that would make the text after a "label:" a statement of its own.
+_STATEMENT_VERB = regex.compile(
+    r"(?<![\w'’])(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|fits?|suggests?|"
+    r"may|might|could|will|would|can|should|likely|probably|possibly|found|confirmed|diagnosed)(?![\w'’])",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _restates(output: str, start: int, end: int) -> bool:
+    """True when a mention restates the finding's name rather than a claim about the patient: a
+    definition ("Coronary artery disease is when …") or a verbless "label: name" line ("**Assessment:**
+    mild cholecystitis w/ gallstones.", "Overall: emphysema changes")."""
+    if _DEFINED_AFTER.match(output, end):
+        return True
+    ls = output.rfind("\n", 0, start) + 1
+    colon = output.rfind(":", ls, start)
+    if colon == -1 or regex.search(r"[.;!?]", output[colon:start]):
+        return False
+    stop = min((i for i in (output.find(c, end) for c in ".;!?\n") if i != -1), default=len(output))
+    return not _STATEMENT_VERB.search(output, colon, stop)
 
 
 #: Findings offered as alternatives around an "or" the extractor left (it skips an "or" in a clause
