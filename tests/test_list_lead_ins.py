@@ -141,3 +141,19 @@ def test_the_restatement_rule_is_what_chooses_a_label_line() -> None:
 def test_what_restates_a_name(text: str, name: str, restates: bool) -> None:
     s = text.index(name)
     assert scorer._restates(text, s, s + len(name)) is restates
+
+
+@pytest.mark.parametrize(
+    ("output", "level"),
+    [
+        # items in parentheses right after the lead-in phrase
+        ("**Counseling done:** spironolactone SEs (gynecomastia, dehydration — watch for dizziness).", "UL5"),
+        ("The shadow has possible causes (pneumonia, dehydration or fluid).", "UL3"),
+        # a parenthesis after a phrase that is no lead-in, or a gloss, gives nothing
+        ("Labs today (sodium low, dehydration on exam).", "ASSERTED"),
+    ],
+)
+def test_items_in_parentheses_after_a_lead_in(output: str, level: str) -> None:
+    s = output.index("dehydration")
+    got = scorer._list_lead_in(output, s)
+    assert (got[0] if got is not None else Level.ASSERTED) is Level(level), output

@@ -1164,8 +1164,9 @@ def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
     """The level a list's lead-in gives a mention that is one of its items ("**Call us if you
     notice:**\n- dyspnea at rest", "Possible causes:\n- pneumonia", "Denies:\n- GI bleeding",
     "### When to get help\n1. …"), or a "label:" before the run of items on the mention's own line
-    ("- Return precautions: chest pain, fever"): an LLM output writes the hedge once and lists the
-    findings under it without a cue each. Lead-in wording is data (:func:`list_lead_ins`); a
+    ("- Return precautions: chest pain, fever"), or in parentheses right after the lead-in phrase
+    ("spironolactone SEs (gynecomastia, dehydration)"): an LLM output writes the hedge once and lists
+    the findings under it without a cue each. Lead-in wording is data (:func:`list_lead_ins`); a
     lead-in without such wording ("Plan:", "## Your heart") gives nothing."""
     ls = output.rfind("\n", 0, start) + 1
     spans = []
@@ -1176,6 +1177,12 @@ def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
         lead = _lead_in_line(output, ls)
         if lead is not None:
             spans.append(lead)
+    paren = output.rfind("(", ls, start)
+    if paren != -1 and ")" not in output[paren:start] and not regex.search(r"[.!?;:]", output[paren:start]):
+        # a run of items in parentheses after the lead-in phrase: "spironolactone SEs (gynecomastia,
+        # dehydration)"; the phrase is the words right before "(" back to a clause break
+        back = max(output.rfind(c, ls, paren) for c in ".;:!?(),")
+        spans.append((back + 1 if back >= ls else ls, paren))
     for lo, hi in spans:
         best = None
         for level, pattern, _example in list_lead_ins():
