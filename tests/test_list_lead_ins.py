@@ -157,3 +157,8 @@ def test_items_in_parentheses_after_a_lead_in(output: str, level: str) -> None:
     s = output.index("dehydration")
     got = scorer._list_lead_in(output, s)
     assert (got[0] if got is not None else Level.ASSERTED) is Level(level), output
+
+
+def test_a_gloss_in_parentheses_is_no_list() -> None:
+    text = "There's no sign of pneumonia (a lung infection) and no fluid."
+    assert scorer._list_lead_in(text, text.index("infection")) is None

@@ -1178,7 +1178,13 @@ def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
         if lead is not None:
             spans.append(lead)
     paren = output.rfind("(", ls, start)
-    if paren != -1 and ")" not in output[paren:start] and not regex.search(r"[.!?;:]", output[paren:start]):
+    close = output.find(")", start, start + 200) if paren != -1 else -1
+    if (
+        paren != -1
+        and ")" not in output[paren:start]
+        and not regex.search(r"[.!?;:]", output[paren:start])
+        and regex.search(r",|\b(?:or|and)\b", output[paren : close if close != -1 else start])
+    ):  # a list, not a gloss ("no sign of pneumonia (a lung infection)")
         # a run of items in parentheses after the lead-in phrase: "spironolactone SEs (gynecomastia,
         # dehydration)"; the phrase is the words right before "(" back to a clause break
         back = max(output.rfind(c, ls, paren) for c in ".;:!?(),")
