@@ -10,6 +10,12 @@ generalise to them. Classes: ``clinic-hedge`` (the target kept with a clinic-not
 hedge: "seem to have", "looks like", "your symptoms fit with"), ``lay-paraphrase`` (the target in
 lay words), ``abbreviation``, ``negation-kept``, ``asserted-kept``.
 
+``benchmark/data/rewrite_scope_probes.jsonl`` (``--probes``; eleventh session, written before that
+session's rules, of notes outside rewrite batch 11 as well) adds ``lead-in-list`` (a list item under
+a lead-in line or heading that carries the hedge or negation: "Call MD for:", "Denies:", "When to
+get help") and ``several-mentions`` (the target said again after its hedged statement: a heading, a
+definition, an "Assessment:" label).
+
     .venv/bin/python benchmark/rewrite_class_probe.py              # per class and total
     .venv/bin/python benchmark/rewrite_class_probe.py --failures   # every wrong expectation
 """
@@ -70,11 +76,14 @@ def check(probe: dict, source: str) -> list[tuple[dict, str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--failures", action="store_true", help="print every wrong expectation")
+    parser.add_argument("--probes", type=Path, default=PROBES,
+                        help="another probe file of the same format (rewrite_scope_probes.jsonl: lead-in lists, "
+                        "several mentions)")
     args = parser.parse_args(argv)
     texts = sources()
     right: Counter = Counter()
     total: Counter = Counter()
-    for line in PROBES.read_text(encoding="utf-8").splitlines():
+    for line in args.probes.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         probe = json.loads(line)

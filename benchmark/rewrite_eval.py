@@ -16,8 +16,11 @@ count against source-pair precision, ``benchmark/realtext_eval.py``). Tune on ``
 from __future__ import annotations
 
 import argparse
+import csv
+import re
 import sys
 from collections import Counter, defaultdict
+from functools import cache
 
 from realtext_docs import ROOT, load_documents
 from realtext_gold import PRIVATE_REWRITES, load_gold, load_rewrites, match, write_block
@@ -40,6 +43,198 @@ def fate_class(source_level: str, fate: str) -> str:
     if fate in (ABSENT, "ASSERTED", "UL1"):
         return fate
     return "same hedged" if fate == source_level else "other hedged"
+
+
+#: The class the structural breakdown looks into (``--class-features``): the output keeps the source's
+#: hedge by the gold reading, cuelex reads its mention as asserted.
+FEATURE_CLASS = ("same hedged", "ASSERTED")
+PROBABILITY_WORDS = ROOT.parents[1] / "shared" / "data" / "probability-words" / "survey_summary.csv"
+#: Hedges LLM outputs use besides the survey phrases (a broad net for the breakdown only; the
+#: extractor's own lexicon is not used, so the breakdown can show what it misses).
+LLM_HEDGES = (
+    "may", "might", "could", "possible", "possibly", "perhaps", "maybe", "suspect", "suspected",
+    "suspicion", "concern", "concerning", "concerned", "worried", "worry", "consider", "considering",
+    "considered", "rule out", "r/o", "ruling out", "differential", "ddx", "suggest", "suggests",
+    "suggestive", "questionable", "uncertain", "unclear", "not sure", "appears", "seems", "looks like",
+    "consistent with", "c/w", "versus", "vs", "presumed", "presumptive", "working diagnosis",
+    "checking for", "check for", "evaluate for", "evaluating for", "test for", "testing for",
+    "cannot exclude", "can't rule out", "not ruled out", "chance", "a sign of", "signs of", "thought to",
+    "think", "believe", "potential", "potentially", "query", "?",
+)
+
+
+#: Words that make a mention a contingency, a plan or a check (the UL5 and UL4 kinds the survey
+#: phrases leave out): a separate feature, so the breakdown tells plans from probability words.
+PLAN_WORDS = (
+    "if", "unless", "in case", "monitor", "monitoring", "watch", "watch for", "check", "recheck",
+    "eval", "evaluate", "evaluation", "assess", "screen", "screening", "w/u", "workup", "work-up",
+    "return", "report", "call", "risk", "follow", "f/u", "repeat", "trend", "order", "ordered",
+    "pending", "await", "awaiting", "prevent", "avoid", "to make sure", "precautions",
+)
+#: Section kinds of a lead-in line or heading (a fixed vocabulary, so only kind names are printed).
+LEAD_KINDS = {
+    "differential / possible causes": ("differential", "ddx", "possible", "possibilities", "causes", "could be",
+                                       "might be", "considering", "concern", "suspect", "rule out", "r/o"),
+    "plan / next steps / checks": ("plan", "next", "steps", "doing", "to do", "checking", "check", "test",
+                                   "workup", "w/u", "orders", "follow"),
+    "return / watch / call": ("return", "watch", "call", "warning", "seek", "emergency", "precautions",
+                              "when to", "signs"),
+    "assessment / impression / diagnosis": ("assessment", "impression", "a/p", "diagnos", "dx", "problem",
+                                            "what we found", "findings", "summary"),
+    "counseling / risks": ("counsel", "risk", "side effect", "ses", "discussed"),
+    "follow-up / pending / to do": ("f/u", "follow-up", "followup", "pending", "outstanding", "open", "action",
+                                   "handoff", "todo"),
+    "monitoring": ("monitor", "trend", "surveil"),
+    "labs / imaging / studies": ("lab", "imaging", "studies", "study", "x-ray", "xr", "ct", "mri", "ultrasound",
+                                 "us", "echo", "results"),
+    "instructions / education / guidance": ("instruction", "education", "guidance", "advice", "advised",
+                                            "counsel", "home", "self-care", "what you can do"),
+    "medications": ("med", "medication", "medicine", "rx", "prescri"),
+    "history / background / subjective": ("history", "hpi", "background", "subjective", "hx", "s/p", "pmh",
+                                          "presentation", "presents", "cc", "complaint", "reason"),
+    "exam / objective": ("exam", "objective", "vitals", "physical"),
+}
+
+
+@cache
+def hedge_words() -> tuple[str, ...]:
+    """The broad hedge list of the breakdown: the survey phrases that say less than certain, plus
+    :data:`LLM_HEDGES`; longest first."""
+    words = set(LLM_HEDGES)
+    if PROBABILITY_WORDS.exists():
+        with PROBABILITY_WORDS.open(encoding="utf-8") as handle:
+            words |= {row["phrase"].lower() for row in csv.DictReader(handle) if float(row["median"]) < 95}
+    return tuple(sorted(words, key=len, reverse=True))
+
+
+def _has_hedge(text: str, words: tuple[str, ...] | None = None) -> bool:
+    low = text.lower()
+    for w in hedge_words() if words is None else words:
+        if w == "?":
+            if "?" in low:
+                return True
+        elif re.search(rf"(?<![\w/]){re.escape(w)}(?![\w/])", low):
+            return True
+    return False
+
+
+_BULLET = re.compile(r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)")
+_HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]+.*|(?:[-*•+][ \t]+)?(?:\*\*|__)[^*_]{1,80}(?:\*\*|__)[ \t]*:?[ \t]*)")
+
+
+#: Tests, studies and referrals whose purpose ("XR for fx") makes a mention an evaluation target.
+_TEST_WORDS = (
+    r"\b(?:x-?rays?|xr|cxr|ct|cta|mri|us|u/s|ultrasound|echo|tte|ekg|ecg|labs?|tests?|panel|culture|cx|biopsy|"
+    r"scan|swab|ua|referr(?:al|ed)|consult|eval(?:uation)?|workup|w/u|screen(?:ing)?)\b"
+)
+
+
+def _lead_in(text: str, line_start: int) -> str | None:
+    """The line a list item hangs from: the nearest line above that is not itself a list item, when
+    it ends with ':' or is a heading, or a less indented list item that ends with ':' (a nested
+    list); a blank line ends the search."""
+    own = text[line_start : text.find("\n", line_start) if "\n" in text[line_start:] else len(text)]
+    indent = len(own) - len(own.lstrip())
+    end = line_start - 1
+    while end > 0:
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        if not line.strip():
+            return None
+        stripped = line.strip().rstrip("*_ ").strip()
+        if not _BULLET.match(line):
+            return line if stripped.endswith(":") or _HEADING.fullmatch(line) else None
+        if len(line) - len(line.lstrip()) < indent and stripped.endswith(":"):
+            return line
+        end = start - 1
+    return None
+
+
+def _section_kind(line: str) -> str:
+    low = line.lower()
+    for kind, words in LEAD_KINDS.items():
+        if any(re.search(rf"(?<![\w/]){re.escape(w)}", low) for w in words):
+            return kind
+    return "other"
+
+
+def _sentence_bounds(text: str, pos: int) -> tuple[int, int]:
+    start = max(text.rfind(c, 0, pos) for c in ".!?\n") + 1
+    ends = [i for i in (text.find(c, pos) for c in ".!?\n") if i != -1]
+    return start, (min(ends) + 1 if ends else len(text))
+
+
+def mention_features(
+    text: str, start: int, end: int, n_candidates: int, other_gold: bool, source_level: str = ""
+) -> list[str]:
+    """Structural features of the output mention cuelex chose (names only, never text): several
+    mentions, another mention read at the gold level, heading, bullet, list item under a lead-in,
+    table row, parentheses, and where a word of a broad hedge list stands unread."""
+    feats = [f"source level {source_level}"] if source_level else []
+    if n_candidates > 1:
+        feats.append("several mentions")
+        if other_gold:
+            feats.append("another mention read at the gold level")
+    ls = text.rfind("\n", 0, start) + 1
+    le = text.find("\n", end)
+    le = len(text) if le == -1 else le
+    line = text[ls:le]
+    if _HEADING.fullmatch(line) or text[ls:start].strip().startswith("#"):
+        feats.append("heading")
+    if line.lstrip().startswith("|"):
+        feats.append("table row")
+    lead = None
+    if _BULLET.match(line):
+        feats.append("bullet / list item")
+        lead = _lead_in(text, ls)
+        if lead is not None:
+            feats.append("list item under a lead-in line")
+            feats.append(f"lead-in kind: {_section_kind(lead)}")
+    before = text[max(ls, start - 60) : start]
+    if re.search(r"\bfor\W+(?:\w+\W+){0,3}$", before, re.IGNORECASE):
+        feats.append("'for' within 3 words before the mention")
+        if re.search(_TEST_WORDS, text[ls:start], re.IGNORECASE):
+            feats.append("a test, study or referral word before it on its line")
+    if re.search(r"→|->|=>", line):
+        feats.append("arrow in the line")
+    if re.match(r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)?if\b", line, re.IGNORECASE):
+        feats.append("line opens with 'if'")
+    if ":" in text[ls:start]:
+        feats.append("a 'label:' before the mention on its line")
+        label = text[ls : text.rfind(":", ls, start)]
+        feats.append(f"label kind: {_section_kind(label)}")
+        between = text[text.rfind(":", ls, start) + 1 : start]
+        if re.search(r"[.;!?]", between):
+            feats.append("a sentence end between the label and the mention")
+    if text.rfind("(", ls, start) > text.rfind(")", ls, start):
+        feats.append("inside parentheses")
+    s0, s1 = _sentence_bounds(text, start)
+    sentence = text[s0:s1]
+    hedged = False
+    if _has_hedge(sentence):
+        feats.append("hedge word in the same sentence")
+        hedged = True
+    if s0 > 0:
+        p0, p1 = _sentence_bounds(text, max(0, s0 - 2))
+        if _has_hedge(text[p0:min(p1, s0)]):
+            feats.append("hedge word in the previous sentence")
+            hedged = True
+    if lead is not None and _has_hedge(lead):
+        feats.append("hedge word in the lead-in line")
+        hedged = True
+    if not hedged:
+        feats.append("no hedge word near")
+    if _has_hedge(sentence, PLAN_WORDS):
+        feats.append("plan / contingency word in the same sentence")
+    elif lead is not None and _has_hedge(lead, PLAN_WORDS):
+        feats.append("plan / contingency word in the lead-in line")
+    head = text.rfind("\n#", 0, start)
+    bold = [m.start() for m in re.finditer(r"\n[ \t]*(?:\*\*|__)[^\n]{1,60}(?:\*\*|__)[ \t]*:?[ \t]*(?=\n)", text[:start])]
+    above = max([head, *bold]) if bold or head != -1 else -1
+    if above != -1 and lead is None:
+        hl = text[above + 1 : text.find("\n", above + 1)]
+        feats.append(f"under a heading of kind: {_section_kind(hl)}")
+    return feats
 
 
 def _rates(rows: list[tuple[str, str]]) -> dict[str, float]:
@@ -71,6 +266,9 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
     gold_all_rows: dict[str, list] = defaultdict(list)
     confusion: dict[str, Counter] = defaultdict(Counter)
     how_matched: dict[str, Counter] = defaultdict(Counter)
+    features: dict[str, Counter] = defaultdict(Counter)
+    seen_outputs: dict[tuple[str, str], set] = defaultdict(set)
+    seen_docs: dict[tuple[str, str], set] = defaultdict(set)
     errors = []
     for out in outputs:
         doc = docs[out["doc_id"]]
@@ -101,6 +299,23 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
             sys_rows[task].append((sp.source.level.value, cfate))
             gclass, cclass = fate_class(g.level, gfate), fate_class(g.level, cfate)
             confusion[task][gclass, cclass] += 1
+            if (gclass, cclass) == FEATURE_CLASS and sp.match is not None:
+                tier = "exact" if sp.match.tier == "exact" else "other tiers"
+                other_gold = any(
+                    lv.value == gfate for c, lv in zip(sp.match.candidates, sp.candidate_levels, strict=False)
+                    if c != (sp.match.start, sp.match.end)
+                )
+                feats = mention_features(
+                    out["text"], sp.match.start, sp.match.end, len(sp.match.candidates), other_gold, g.level
+                )
+                features[task][tier, "(pairs)"] += 1
+                seen_outputs[task, tier].add(out["output_id"])
+                seen_docs[task, tier].add(out["doc_id"])
+                features[task][tier, "(distinct outputs)"] = len(seen_outputs[task, tier])
+                features[task][tier, "(distinct source documents)"] = len(seen_docs[task, tier])
+                features[task][tier, f"level from: {sp.level_source}"] += 1
+                for f in feats:
+                    features[task][tier, f] += 1
             if cfate != gfate:
                 how = sp.match.tier if sp.match is not None else "-"
                 tier = f"{sp.match.tier}/{sp.match.detail}" if sp.match is not None else "not found"
@@ -112,7 +327,7 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
                 )
     return {"by_task": by_task, "gold": gold_rows, "system": sys_rows,
             "gold_all": gold_all_rows, "errors": errors, "n_outputs": len(outputs),
-            "confusion": confusion, "how_matched": how_matched}
+            "confusion": confusion, "how_matched": how_matched, "features": features}
 
 
 def confusion_table(result: dict) -> str:
@@ -134,6 +349,25 @@ def confusion_table(result: dict) -> str:
         lines += ["", f"{task}: disagreements by (gold class, cuelex class, how cuelex matched)"]
         for (g, c, tier), n in sorted(result["how_matched"][task].items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"  {n:3d}  {g} → {c}  [{tier}]")
+    return "\n".join(lines)
+
+
+def feature_table(result: dict) -> str:
+    """Counts only: the structural features of the :data:`FEATURE_CLASS` pairs per task and matching
+    tier (a pair counts under every feature it has). Safe on the report half."""
+    lines = []
+    for task in ("summary", "revision"):
+        feats = result["features"].get(task)
+        if not feats:
+            continue
+        for tier in ("exact", "other tiers"):
+            n = feats[tier, "(pairs)"]
+            if not n:
+                continue
+            lines += ["", f"{task}: {FEATURE_CLASS[0]} → {FEATURE_CLASS[1]} [{tier}], {n} pairs, by feature"]
+            rows = [(f, k) for (t, f), k in feats.items() if t == tier and f != "(pairs)"]
+            for f, k in sorted(rows, key=lambda fk: (-fk[1], fk[0])):
+                lines.append(f"  {k:3d}  {f}")
     return "\n".join(lines)
 
 
@@ -177,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
     parser.add_argument("--confusion", action="store_true",
                         help="print the aggregate fate-class confusion table (counts only; allowed on the report half)")
+    parser.add_argument("--class-features", action="store_true",
+                        help="print the structural breakdown of same hedged → ASSERTED (counts only; allowed on the report half)")
     args = parser.parse_args(argv)
     if args.batch is not None and args.write_docs:
         parser.error("--write-docs reports whole splits; leave out --batch")
@@ -188,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     print(out)
     if args.confusion:
         print(confusion_table(result))
+    if args.class_features:
+        print(feature_table(result))
     if args.split == "tune" or args.errors:
         print("\ndisagreements:")
         for line in result["errors"]:

@@ -143,3 +143,27 @@ def test_rewrite_eval_fate_classes_are_relative_to_the_source_level() -> None:
     assert fate_class("HEDGED_ABSENT", "HEDGED_ABSENT") == "same hedged"
     assert fate_class("UL1", "UL5") == "other hedged"
     assert set(FATE_CLASSES) == {"ABSENT", "ASSERTED", "UL1", "same hedged", "other hedged"}
+
+
+def test_rewrite_eval_class_features_name_structure_only() -> None:
+    """The breakdown of same hedged → ASSERTED (safe on the report half): a list item under a lead-in
+    line, its kind, a hedge word of the broad list near, a table row, parentheses."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from rewrite_eval import mention_features
+    finally:
+        sys.path.remove(str(BENCH))
+    text = "Plan as discussed.\n**Call us if you have:**\n- chest pain\n- fever (over 101)\n"
+    s = text.index("chest pain")
+    feats = mention_features(text, s, s + len("chest pain"), 2, True, "UL5")
+    assert {"source level UL5", "several mentions", "another mention read at the gold level", "bullet / list item",
+            "list item under a lead-in line", "lead-in kind: return / watch / call",
+            "plan / contingency word in the lead-in line"} <= set(feats)
+    s = text.index("101")
+    assert "inside parentheses" in mention_features(text, s, s + 3, 1, False)
+    row = "| Finding | Note |\n| pneumonia | might be early |\n"
+    s = row.index("pneumonia")
+    feats = mention_features(row, s, s + 9, 1, False)
+    assert "table row" in feats and "hedge word in the same sentence" in feats
+    plain = "Pneumonia was treated."
+    assert "no hedge word near" in mention_features(plain, 0, 9, 1, False)

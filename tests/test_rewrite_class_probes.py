@@ -38,3 +38,34 @@ def test_probes_locate_their_targets_in_documents_outside_the_sets() -> None:
             assert c0 >= 0 and src.find(exp["target"], c0) >= 0, (probe["id"], exp["target"])
             fates = exp["fate"] if isinstance(exp["fate"], list) else [exp["fate"]]
             assert set(fates) <= FATES
+
+
+SCOPE_PROBES = BENCH / "data" / "rewrite_scope_probes.jsonl"
+
+
+def test_scope_probes_are_well_formed_and_outside_every_set() -> None:
+    """The eleventh session's probes (lead-in lists, several mentions) were written from notes that
+    rewrite batch 11 does not use either: no annotated document may hold them."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from rewrite_class_probe import sources
+    finally:
+        sys.path.remove(str(BENCH))
+    used = {
+        json.loads(line)["doc_id"]
+        for line in (BENCH / "data" / "realtext" / "documents.jsonl").read_text().splitlines()
+        if line.strip()
+    }
+    texts = sources()
+    probes = [json.loads(line) for line in SCOPE_PROBES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(probes) >= 8
+    assert {e["class"] for p in probes for e in p["expect"]} >= {"lead-in-list", "several-mentions"}
+    for probe in probes:
+        assert probe["doc"] not in used, probe["id"]
+        assert probe["task"] in {"summary", "revision"}
+        src = texts[probe["doc"]]
+        for exp in probe["expect"]:
+            c0 = src.find(exp["context"])
+            assert c0 >= 0 and src.find(exp["target"], c0) >= 0, (probe["id"], exp["target"])
+            fates = exp["fate"] if isinstance(exp["fate"], list) else [exp["fate"]]
+            assert set(fates) <= FATES

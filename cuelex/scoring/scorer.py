@@ -547,6 +547,42 @@ class _Scorer:
                 host = _cue_around(m.start, m.end, by_cue)
                 if host is not None:
                     level, cue, how = host.level, _as_cue(host), "in_cue"
+            if level is Level.ASSERTED and cue is None:
+                listed = _list_lead_in(output, m.start)
+                if listed is not None:
+                    # an item of a list whose lead-in carries the hedge or negation
+                    level, cue, how = listed[0], listed[1], "lead_in"
+            if level is Level.ASSERTED and cue is None:
+                back = _anaphoric_hedge(output, m.start, m.end, by_cue)
+                if back is not None:
+                    level, cue, how = back.level, _as_cue(back), "anaphor"
+            if (
+                self.choice == "context"
+                and level is Level.ASSERTED
+                and cue is None
+                and len(m.candidates) > 1
+                and _restates(output, m.start, m.end)
+            ):
+                # the chosen mention only restates the name (a definition, a verbless label line);
+                # the mention that states the finding with a level is the one that corresponds to
+                # the source statement (the gold guideline); the restatement stays an alternative
+                alt = next(
+                    (
+                        i for i, (sp, lv) in enumerate(zip(m.candidates, cand_levels, strict=False))
+                        if sp != (m.start, m.end) and lv is not Level.ASSERTED
+                        and not _restates(output, sp[0], sp[1])
+                    ),
+                    None,
+                )  # fmt: skip
+                if alt is not None:
+                    s0, e0 = m.candidates[alt]
+                    upd: dict[str, Any] = {"start": s0, "end": e0, "text": output[s0:e0]}
+                    if len(m.candidate_details) > alt:
+                        upd["tier"], upd["detail"] = m.candidate_details[alt].split("/", 1)
+                    m = m.model_copy(update=upd)
+                    span_end = e0
+                    a = assessed[(s0, e0)]
+                    level, cue, how = a.level, a.cue, "restated_elsewhere"
             if m.detail == "course" and level is not Level.UL5:
                 # a course of not getting better under a condition ("if no improvement", "if you
                 # aren't feeling better"): the condition makes it a contingency, whatever its "not"
@@ -1066,6 +1102,170 @@ def _heading_body_pair(
             # stone** – sx c/w nephrolithiasis", "**Pneumonia** / no PNA on CXR")
             return q
     return None
+
+
+#: Levels a list lead-in gives its items (the roles of ``cuelex/data/list_lead_ins.tsv``).
+LIST_LEAD_IN_ROLES = ("UL1", "HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5")
+
+
+@lru_cache(maxsize=1)
+def list_lead_ins() -> tuple[tuple[Level, Any, str], ...]:
+    """(level, compiled pattern, example) rows of ``cuelex/data/list_lead_ins.tsv``: the lead-in
+    wording that puts the items of a list at a level ("Call us if you notice:", "Possible causes:",
+    "Denies:"). A bad row raises ``VocabularyError`` naming file and line."""
+    rows = role_pattern_rows(DATA_DIR / "list_lead_ins.tsv", LIST_LEAD_IN_ROLES, "list lead-in table")
+    flags = regex.V1 | regex.IGNORECASE
+    return tuple(
+        (Level(role), regex.compile(pattern, flags), example) for role in LIST_LEAD_IN_ROLES for pattern, example in rows[role]
+    )
+
+
+#: A list item's marker at the start of its line: a bullet or a number.
+_ITEM = regex.compile(r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)", regex.V1)
+#: A heading line: markdown "#", or a line that is all bold (an optional colon after it).
+_LEAD_HEADING = regex.compile(r"[ \t]*(?:#{1,6}[ \t]+[^\n]+|(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)[ \t]*:?[ \t]*)", regex.V1)
+#: A "label:" opening an item's line, before the run of findings it heads ("- **Call MD for:** dyspnea").
+_INLINE_LABEL = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)?(?P<label>[^:\n*_]{2,80}?)[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?",
+    regex.V1,
+)
+
+
+def _lead_in_line(output: str, line_start: int) -> tuple[int, int] | None:
+    """The span of the lead-in a list item at ``line_start`` hangs from: the nearest line above
+    that is not an item (continuation lines of an item are passed over) when it ends with ':' or is
+    a heading, or a less indented item that ends with ':' (a nested list); a blank line ends the
+    list. Only the lead-in's last sentence counts ("Your Hb was low. You have not noticed:")."""
+    own_end = output.find("\n", line_start)
+    own = output[line_start : len(output) if own_end == -1 else own_end]
+    indent = len(own) - len(own.lstrip())
+    end = line_start - 1
+    for _ in range(40):
+        if end <= 0:
+            return None
+        start = output.rfind("\n", 0, end) + 1
+        line = output[start:end]
+        if not line.strip():
+            return None
+        tail = line.rstrip().rstrip("*_").rstrip()
+        if _ITEM.match(line):
+            if len(line) - len(line.lstrip()) < indent and tail.endswith(":"):
+                return start, end
+        elif _LEAD_HEADING.fullmatch(line) or tail.endswith(":"):
+            cut = max(line.rfind(c, 0, len(tail) - 1) for c in ".!?")
+            return (start + cut + 1 if cut >= 0 else start), end
+        elif not line[:1].isspace():
+            return None  # a paragraph line between the lead-in and the item: not its list
+        end = start - 1
+    return None
+
+
+def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
+    """The level a list's lead-in gives a mention that is one of its items ("**Call us if you
+    notice:**\n- dyspnea at rest", "Possible causes:\n- pneumonia", "Denies:\n- GI bleeding",
+    "### When to get help\n1. …"), or a "label:" before the run of items on the mention's own line
+    ("- Return precautions: chest pain, fever"), or in parentheses right after the lead-in phrase
+    ("spironolactone SEs (gynecomastia, dehydration)"): an LLM output writes the hedge once and lists
+    the findings under it without a cue each. Lead-in wording is data (:func:`list_lead_ins`); a
+    lead-in without such wording ("Plan:", "## Your heart") gives nothing."""
+    ls = output.rfind("\n", 0, start) + 1
+    spans = []
+    label = _INLINE_LABEL.match(output, ls)
+    if label is not None and label.end() <= start and not regex.search(r"[.!?;]", output[label.end() : start]):
+        spans.append(label.span("label"))
+    if _ITEM.match(output, ls):
+        lead = _lead_in_line(output, ls)
+        if lead is not None:
+            spans.append(lead)
+    paren = output.rfind("(", ls, start)
+    close = output.find(")", start, start + 200) if paren != -1 else -1
+    if (
+        paren != -1
+        and ")" not in output[paren:start]
+        and not regex.search(r"[.!?;:]", output[paren:start])
+        and regex.search(r",|\b(?:or|and)\b", output[paren : close if close != -1 else start])
+    ):  # a list, not a gloss ("no sign of pneumonia (a lung infection)")
+        # a run of items in parentheses after the lead-in phrase: "spironolactone SEs (gynecomastia,
+        # dehydration)"; the phrase is the words right before "(" back to a clause break
+        back = max(output.rfind(c, ls, paren) for c in ".;:!?(),")
+        spans.append((back + 1 if back >= ls else ls, paren))
+    for lo, hi in spans:
+        best = None
+        for level, pattern, _example in list_lead_ins():
+            for m in pattern.finditer(output, lo, hi):
+                if best is None or m.end() > best[1].end():
+                    best = (level, m)
+        if best is not None:
+            level, m = best
+            return level, Cue(
+                text=m.group(), start=m.start(), end=m.end(), level=level, rule_id="lead_in.list",
+                direction=Direction.FORWARD,
+            )  # fmt: skip
+    return None
+
+
+#: Generic heads a demonstrative refers back to a diagnosis with ("fits with THIS CONDITION"); a
+#: "type of", "kind of" or "form of" phrase counts only with the mention's own last word ("this type
+#: of asthma").
+_ANAPHOR_HEADS = frozenset("condition problem diagnosis disease illness".split())
+_DEMONSTRATIVE = regex.compile(r"(?<![\w'’])(?:this|that|these|those)[ \t]+$", regex.V1 | regex.IGNORECASE)
+
+
+def _anaphoric_hedge(
+    output: str, start: int, end: int, by_cue: tuple[list[CueTargetPair], list[int]]
+) -> CueTargetPair | None:
+    """The pair of the next sentence that hedges a mention by referring back to it ("You have
+    moderate intermittent asthma. Your symptoms are consistent with this type of asthma.", "… Your
+    exam today fits with this condition."): its target opens with a demonstrative and is a generic
+    head ("condition", "type of …") or the mention's own last word. The mention then states no more
+    than that pair does: the hedge is said of it, one sentence later."""
+    sent_end = min((i for i in (output.find(c, end) for c in ".!?") if i != -1), default=-1)
+    if sent_end == -1 or "\n\n" in output[end:sent_end]:
+        return None
+    nxt_end = min((i for i in (output.find(c, sent_end + 1) for c in ".!?\n") if i != -1), default=len(output))
+    if "\n\n" in output[sent_end:nxt_end]:
+        return None
+    last = regex.findall(r"[\w-]+", output[start:end].lower())
+    ordered, cue_starts = by_cue
+    for q in ordered[bisect_left(cue_starts, sent_end + 1) : bisect_left(cue_starts, nxt_end)]:
+        if q.rule_id.startswith("alt.") or q.level is Level.ASSERTED or q.target_end > nxt_end:
+            continue
+        if not _DEMONSTRATIVE.search(output, max(0, q.target_start - 8), q.target_start):
+            continue
+        words = regex.findall(r"[\w-]+", q.target_text.lower())
+        if words and ((len(words) == 1 and words[0] in _ANAPHOR_HEADS) or (last and words[-1] == last[-1])):
+            return q
+    return None
+
+
+#: A mention that restates a name rather than a claim: defined right after it ("X is when …", "X
+#: means …", "X is a condition …").
+_DEFINED_AFTER = regex.compile(
+    r"(?:\*\*|__)?[ \t]+(?:(?:is|are)[ \t]+(?:when|what[ \t]+happens|an?[ \t]+(?:[\w-]+[ \t]+){0,2}"
+    r"(?:condition|disease|infection|problem|illness|term|word|name)\b)|means\b|refers[ \t]+to\b|"
+    r"(?:happens|occurs)[ \t]+when\b)",
+    regex.V1 | regex.IGNORECASE,
+)
+#: A verb that would make the text after a "label:" a statement of its own.
+_STATEMENT_VERB = regex.compile(
+    r"(?<![\w'’])(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|fits?|suggests?|"
+    r"may|might|could|will|would|can|should|likely|probably|possibly|found|confirmed|diagnosed)(?![\w'’])",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _restates(output: str, start: int, end: int) -> bool:
+    """True when a mention restates the finding's name rather than a claim about the patient: a
+    definition ("Coronary artery disease is when …") or a verbless "label: name" line ("**Assessment:**
+    mild cholecystitis w/ gallstones.", "Overall: emphysema changes")."""
+    if _DEFINED_AFTER.match(output, end):
+        return True
+    ls = output.rfind("\n", 0, start) + 1
+    colon = output.rfind(":", ls, start)
+    if colon == -1 or regex.search(r"[.;!?]", output[colon:start]):
+        return False
+    stop = min((i for i in (output.find(c, end) for c in ".;!?\n") if i != -1), default=len(output))
+    return not _STATEMENT_VERB.search(output, colon, stop)
 
 
 #: Findings offered as alternatives around an "or" the extractor left (it skips an "or" in a clause
