@@ -122,7 +122,8 @@ def target_shapes(target: str, output: str, aligner: _align.Aligner, lay: dict) 
         shapes.add("out_lay")
     stem = _align.derived_stem(head) if head else ""
     forms = {f for f, _kind in _align.derived_forms().get(head, ())}
-    if head and any(w != head and ((stem and _align.derived_stem(w) == stem) or w in forms)
+    if head and any(w != head and ((stem and _align.derived_stem(w) == stem)
+                                   or any(_align._form_matches(w, w, f) for f in forms))
                     for w in out_words):
         shapes.add("out_derived")
     if not shapes & {"out_head", "out_word", "out_lay", "out_derived"}:
