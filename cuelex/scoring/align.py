@@ -3111,7 +3111,7 @@ def _derived_candidates(
             kinds.append("form")
         if not kinds:
             continue
-        if measure and t.norm == "up" and not (i > 0 and toks[i - 1].norm in _RISE_VERBS):
+        if measure and t.norm == "up" and not (i > 0 and toks[i - 1].raw.lower() in _RISE_VERBS):
             continue  # "follow up on your readings" is no rise
         first, last = seg_of[i]
         if i + 1 <= last:
@@ -3120,6 +3120,7 @@ def _derived_candidates(
                 nxt in _DERIVED_NEXT or nxt in _ORGAN_NEXT or nxt in _FUNCTION or nxt in _SITE_PREPS
                 or nxt in _POSSESSIVES or nxt in _normalize.LAY_FILLER or nxt in body
                 or (nxt.endswith("ly") and nxt not in _LY_NOUNS)
+                or (measure and nxt == "than")  # "higher THAN 150"
             ):
                 continue
         if not t.raw.lower().endswith(_INFLECTED) and not measure:
