@@ -58,6 +58,11 @@ def test_a_filled_in_lung_names_consolidation() -> None:
     [
         "Your lungs look clear. Finish the antibiotics for your bladder infection.",
         "Your heart is normal in size and there is no fluid around the lungs.",
+        # an organ-less "infection" counts only in a sentence naming a site of consolidation's
+        # lay names (the lung): never a foot's, a urine sample's or a hand's
+        "You will take antibiotics twice a day for 7 days, because it seems that you have an infection.",
+        "We'll check a urine sample for infection (urinalysis and urine culture).",
+        "Call us if the cut on your hand shows signs of infection.",
     ],
 )
 def test_an_infection_elsewhere_is_not_the_opacity(output: str) -> None:
@@ -135,3 +140,33 @@ def test_the_not_found_breakdown_prints_counts_only() -> None:
     table = rewrite_eval.shape_table({"not_found": {"summary": Counter({"total": 3, "qualified": 2})}})
     assert "| all | 3 |" in table and "| qualified:" in table
     assert "consolidation" not in table
+
+
+@pytest.mark.parametrize(
+    ("target_source", "target", "kept"),
+    [
+        ("IMPRESSION: No acute cardiopulmonary findings.", "acute cardiopulmonary findings", True),
+        ("IMPRESSION: No acute osseous findings.", "acute osseous findings", False),
+    ],
+)
+def test_the_chest_named_in_the_sentence_holds_heart_and_lungs(target_source: str, target: str, kept: bool) -> None:
+    p = _pair(target_source, "Your chest X-ray shows no new or urgent problems.", target)
+    assert p.retained is kept, p.match
+    if kept:
+        assert p.output_level.value == "UL1"
+
+
+def test_a_density_in_the_lung_is_a_pulmonary_density_and_not_one_in_the_bone() -> None:
+    src = "Although this may be artifact or a pulmonary density."
+    p = _pair(src, "It may be an artifact or a density in the lung.", "pulmonary density")
+    assert p.retained and p.output_level.value == "UL3" and p.match.tier == "parts"
+    assert not _pair(src, "There may be a density in your bone.", "pulmonary density").retained
+
+
+def test_a_named_deformity_by_its_name() -> None:
+    p = _pair(
+        "Hyperlucent lungs, related to cachexia and probable pectus excavatum deformity.",
+        "You also have a sunken chest shape (called pectus excavatum), where the breastbone curves inward.",
+        "pectus excavatum deformity",
+    )
+    assert p.retained and p.match.detail == "named"

@@ -897,6 +897,37 @@ def place_sites(words: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=1)
+def _concept_sites() -> dict[str, frozenset[str]]:
+    """Concept → the body sites its lay names say ("lung filled with fluid", "lung infection":
+    consolidation is a lung finding), from the concept index's lay keys."""
+    out: dict[str, set[str]] = {}
+    for key, entries in _normalize.concept_index().by_lay.items():
+        sites = place_sites(key)
+        if sites:
+            for e in entries:
+                out.setdefault(e.concept_id, set()).update(sites)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _related_site_ok(cid: str, start: int, end: int, idx: OutputIndex) -> bool:
+    """A one-word weak paraphrase ("no signs of infection" for a consolidation, "no fluid" for an
+    effusion) counts only in an output sentence that names a site of the
+    concept's own lay names, or in the sentence just before ("your lungs are clear, with no signs
+    of infection", "Your lungs look clear. You have no signs of infection."), never in one about a
+    foot or a urine sample; a word that is itself a finding of that site passes ("no signs of
+    pneumonia"), and a concept whose lay names give no site is not held to it."""
+    sites = _concept_sites()
+    own = sites.get(cid)
+    text = idx.text[start:end]
+    if not own or len(normal_words(text)) > 1:
+        return True  # a phrase says more than a bare word ("a hernia in the diaphragm")
+    if any(sites.get(e.concept_id, frozenset()) & own for e in _normalize.concept_ids(text) if e.strength == "same"):
+        return True  # the word is itself a finding of that site ("pneumonia")
+    k = idx.sentence_of(start)
+    return any(place_sites(idx.sentence_norm(j).split()) & own for j in (k, k - 1) if j >= 0)
+
+
 def place_after(text: str) -> tuple[str, ...]:
     """The words of a place phrase that opens ``text`` (" in the right upper lobe, ..." → right,
     upper, lobe; " bone in your wrist" → your, wrist): at most six words after a preposition that
@@ -2298,6 +2329,8 @@ class Aligner:
                 if how == "head":
                     d, score = "head_concept", 90.0
                 elif strength == "related":
+                    if not _related_site_ok(cid, s, e, idx):
+                        continue
                     d, score = "related", 80.0
                 else:
                     d = "vocabulary" if src in ("vocabulary", "abbreviation") else src
@@ -2325,8 +2358,10 @@ class Aligner:
                 continue
             if need and not st.groups and not st.study:
                 # an organ-less statement is about the organs its sentence names ("your bones show
-                # wear and tear but no new problems" says nothing of the heart or lungs)
-                if st.named and not need & st.named:
+                # wear and tear but no new problems" says nothing of the heart or lungs); the chest
+                # named as such holds the heart and lungs ("your chest X-ray shows no urgent problems")
+                named = st.named | (_CHEST_GROUPS if "chest" in st.named else frozenset())
+                if named and not need & named:
                     continue
             if st.needs_organ and not st.groups and not (need and need <= st.named):
                 continue  # "no acute change", "not a serious injury": no organ, no statement
