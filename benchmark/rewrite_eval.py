@@ -26,6 +26,8 @@ from realtext_docs import ROOT, load_documents
 from realtext_gold import PRIVATE_REWRITES, load_gold, load_rewrites, match, write_block
 
 import cuelex
+from cuelex.concepts import normalize as _normalize
+from cuelex.scoring import align as _align
 from cuelex.scoring.align import DEFAULT_TIERS
 
 DOCS_PAGE = ROOT.parent / "docs" / "scoring.md"
@@ -235,6 +237,90 @@ def mention_features(
         hl = text[above + 1 : text.find("\n", above + 1)]
         feats.append(f"under a heading of kind: {_section_kind(hl)}")
     return feats
+#: Shapes of a kept target that cuelex did not find (one pair may have several), in print order.
+SHAPES = (
+    ("abbreviation", "an abbreviation or acronym in the target (AS, PTX, prostate CA)"),
+    ("qualified", "several words, one a size/severity/time/extent qualifier (focal, gross, acute)"),
+    ("coordinated", "a coordinated list target (and, or, slash, comma)"),
+    ("measurement", "a measurement or level target (digits, elevated, pressure, level)"),
+    ("generic_head", "a generic or evidence head (finding, process, etiology, abnormality)"),
+    ("concept", "the target (or its head) has a concept in the index (vocabulary/HPO/DO/lay)"),
+    ("no_concept", "no concept for the target or its head"),
+    ("lay_listed", "its concept has an HPO layperson or curated lay name"),
+    ("out_head", "the output has the target's head noun"),
+    ("out_word", "the output has another content word of the target"),
+    ("out_lay", "the output has all words of one lay name of its concept in one sentence"),
+    ("out_derived", "the output has a verb/adjective form of its head (narrowed, swollen, broken)"),
+    ("out_nothing", "none of the four output signals above"),
+)
+_SHAPE_FUNCTION = frozenset(
+    "a an the of in on at to for with and or no not any is are was be been your his her their "
+    "this that there some from by as".split()
+)
+_MEASURE_WORDS = frozenset(
+    "elevated elevation level levels pressure pressures count counts high low rate value reading "
+    "readings numbers number".split()
+)
+_GENERIC_SHAPE_HEADS = frozenset(
+    "finding findings abnormality abnormalities process etiology cause causes source sources "
+    "change changes disease issue issues problem problems symptom symptoms sign signs "
+    "evidence".split()
+)
+
+
+def _lay_names() -> dict[str, list[tuple[str, ...]]]:
+    """Concept → lay keys of its HPO layperson and curated lay names (the diagnostic's lay test)."""
+    out: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+    for key, entries in _normalize.concept_index().by_lay.items():
+        for e in entries:
+            if e.source in ("hpo", "lay") and e.strength == "same":
+                out[e.concept_id].append(key)
+    return out
+
+
+def target_shapes(target: str, output: str, aligner: _align.Aligner, lay: dict) -> set[str]:
+    """Aggregate shape labels of a kept source target that was not found in ``output`` (see
+    :data:`SHAPES`); a diagnostic that names classes, never rows."""
+    raw = re.findall(r"[A-Za-z0-9/]+", target)
+    words = _align.normal_words(target)
+    content = [w for w in words if w not in _SHAPE_FUNCTION]
+    shapes: set[str] = set()
+    if any((t.isupper() and 2 <= len(t) <= 6) or t in ("fx", "CA", "sx", "hx", "dx")
+           or _normalize.expand_abbreviation(t) != t for t in raw if "/" not in t):
+        shapes.add("abbreviation")
+    if len(content) > 1 and any(_align._is_modifier(w) or w in ("focal", "gross", "overt", "mild", "acute")
+                                for w in content):
+        shapes.add("qualified")
+    if re.search(r"\b(and|or)\b|[/,]", target):
+        shapes.add("coordinated")
+    if any(ch.isdigit() for ch in target) or any(w in _MEASURE_WORDS for w in words):
+        shapes.add("measurement")
+    pre, _cut = _align.head_part(content or list(words))
+    head = pre[-1] if pre else (words[-1] if words else "")
+    if head in _GENERIC_SHAPE_HEADS:
+        shapes.add("generic_head")
+    concepts = [c for c, _how in aligner._target_concepts(target, None)]
+    shapes.add("concept" if concepts else "no_concept")
+    if any(lay.get(c) for c in concepts):
+        shapes.add("lay_listed")
+    out_words = set(_align.normal_words(output))
+    if head and head in out_words:
+        shapes.add("out_head")
+    if any(w in out_words for w in content if w != head):
+        shapes.add("out_word")
+    sentences = [set(_align.normal_words(s)) for s in re.split(r"(?<=[.!?\n])\s+", output)]
+    lay_keys = [k for c in concepts for k in lay.get(c, ())]
+    if any(set(k) <= s for k in lay_keys for s in sentences if k):
+        shapes.add("out_lay")
+    stem = _align.derived_stem(head) if head else ""
+    forms = {f for f, _kind in _align.derived_forms().get(head, ())}
+    if head and any(w != head and ((stem and _align.derived_stem(w) == stem)
+                                   or any(_align._form_matches(w, w, f) for f in forms))
+                    for w in out_words):
+        shapes.add("out_derived")
+    if not shapes & {"out_head", "out_word", "out_lay", "out_derived"}:
+        shapes.add("out_nothing")
+    return shapes
 
 
 def _rates(rows: list[tuple[str, str]]) -> dict[str, float]:
@@ -249,7 +335,7 @@ def _rates(rows: list[tuple[str, str]]) -> dict[str, float]:
     }
 
 
-def evaluate(split: str, batch: int | None = None, **score_options: object) -> dict:
+def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score_options: object) -> dict:
     docs = {d["doc_id"]: d for d in load_documents() if d["rewrites"]}
     docs = {k: d for k, d in docs.items() if split == "all" or d["split"] == split}
     if batch is not None:
@@ -269,6 +355,9 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
     features: dict[str, Counter] = defaultdict(Counter)
     seen_outputs: dict[tuple[str, str], set] = defaultdict(set)
     seen_docs: dict[tuple[str, str], set] = defaultdict(set)
+    not_found: dict[str, Counter] = defaultdict(Counter)
+    shape_aligner = _align.Aligner()
+    lay = _lay_names() if shapes else {}
     errors = []
     for out in outputs:
         doc = docs[out["doc_id"]]
@@ -316,6 +405,9 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
                 features[task][tier, f"level from: {sp.level_source}"] += 1
                 for f in feats:
                     features[task][tier, f] += 1
+            if shapes and cfate == ABSENT and gfate != ABSENT:
+                not_found[task]["total"] += 1
+                not_found[task].update(target_shapes(sp.source.target_text, out["text"], shape_aligner, lay))
             if cfate != gfate:
                 how = sp.match.tier if sp.match is not None else "-"
                 tier = f"{sp.match.tier}/{sp.match.detail}" if sp.match is not None else "not found"
@@ -327,7 +419,8 @@ def evaluate(split: str, batch: int | None = None, **score_options: object) -> d
                 )
     return {"by_task": by_task, "gold": gold_rows, "system": sys_rows,
             "gold_all": gold_all_rows, "errors": errors, "n_outputs": len(outputs),
-            "confusion": confusion, "how_matched": how_matched, "features": features}
+            "confusion": confusion, "how_matched": how_matched, "features": features,
+            "not_found": not_found}
 
 
 def confusion_table(result: dict) -> str:
@@ -368,6 +461,20 @@ def feature_table(result: dict) -> str:
             rows = [(f, k) for (t, f), k in feats.items() if t == tier and f != "(pairs)"]
             for f, k in sorted(rows, key=lambda fk: (-fk[1], fk[0])):
                 lines.append(f"  {k:3d}  {f}")
+    return "\n".join(lines)
+
+
+def shape_table(result: dict) -> str:
+    """Counts only: the kept-but-not-found pairs (gold kept, cuelex ABSENT) by target shape, per
+    task. Safe on the report half: no row, text or id is printed."""
+    tasks = [t for t in ("summary", "revision") if result["not_found"].get(t)]
+    if not tasks:
+        return "\nkept targets not found: none"
+    lines = ["", "kept targets not found (gold kept, cuelex ABSENT), by target shape (a pair may count in several)",
+             "", "| shape | " + " | ".join(tasks) + " |", "| --- |" + " ---: |" * len(tasks)]
+    lines.append("| all | " + " | ".join(str(result["not_found"][t]["total"]) for t in tasks) + " |")
+    for name, what in SHAPES:
+        lines.append(f"| {name}: {what} | " + " | ".join(str(result["not_found"][t][name]) for t in tasks) + " |")
     return "\n".join(lines)
 
 
@@ -413,19 +520,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="print the aggregate fate-class confusion table (counts only; allowed on the report half)")
     parser.add_argument("--class-features", action="store_true",
                         help="print the structural breakdown of same hedged → ASSERTED (counts only; allowed on the report half)")
+    parser.add_argument("--shapes", action="store_true",
+                        help="print the kept-but-not-found pairs by target shape (counts only; allowed on the report half)")
     args = parser.parse_args(argv)
     if args.batch is not None and args.write_docs:
         parser.error("--write-docs reports whole splits; leave out --batch")
     options: dict = {"linker": True} if args.linker else {}
     if args.semantic:
         options["tiers"] = [*DEFAULT_TIERS, "semantic"]
-    result = evaluate(args.split, batch=args.batch, **options)
+    result = evaluate(args.split, batch=args.batch, shapes=args.shapes, **options)
     out = table(result)
     print(out)
     if args.confusion:
         print(confusion_table(result))
     if args.class_features:
         print(feature_table(result))
+    if args.shapes:
+        print(shape_table(result))
     if args.split == "tune" or args.errors:
         print("\ndisagreements:")
         for line in result["errors"]:

@@ -132,7 +132,9 @@ def test_word_variants_leave_capital_abbreviations_to_the_abbreviation_tier():
 @pytest.mark.parametrize(
     ("source", "output"),
     [
-        ("No focal consolidation.", "Your lungs look clear. You have no signs of infection."),
+        # "no signs of infection" is now a weak related paraphrase of a negated consolidation, as
+        # the fate readers take it (tests/test_kept_targets.py); an infection elsewhere never is
+        ("No focal consolidation.", "Your lungs look clear. Finish the antibiotics for your bladder infection."),
         ("No pleural effusion.", "There is no fluid in your lungs."),
         ("No pericardial effusion.", "There is no fluid around your lungs."),
         ("No L4 fracture.", "An L5 fracture is seen."),

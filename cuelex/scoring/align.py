@@ -177,6 +177,7 @@ CONFIDENCE: dict[str, float] = {
     "cui/normal": 0.75,
     "parts/compose": 0.65,
     "parts/derivation": 0.6,
+    "parts/measure": 0.6,
     "parts/description": 0.65,
     "normalized/named": 0.75,
     "normalized/qualifier": 0.8,
@@ -896,6 +897,37 @@ def place_sites(words: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=1)
+def _concept_sites() -> dict[str, frozenset[str]]:
+    """Concept → the body sites its lay names say ("lung filled with fluid", "lung infection":
+    consolidation is a lung finding), from the concept index's lay keys."""
+    out: dict[str, set[str]] = {}
+    for key, entries in _normalize.concept_index().by_lay.items():
+        sites = place_sites(key)
+        if sites:
+            for e in entries:
+                out.setdefault(e.concept_id, set()).update(sites)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _related_site_ok(cid: str, start: int, end: int, idx: OutputIndex) -> bool:
+    """A one-word weak paraphrase ("no signs of infection" for a consolidation, "no fluid" for an
+    effusion) counts only in an output sentence that names a site of the
+    concept's own lay names, or in the sentence just before ("your lungs are clear, with no signs
+    of infection", "Your lungs look clear. You have no signs of infection."), never in one about a
+    foot or a urine sample; a word that is itself a finding of that site passes ("no signs of
+    pneumonia"), and a concept whose lay names give no site is not held to it."""
+    sites = _concept_sites()
+    own = sites.get(cid)
+    text = idx.text[start:end]
+    if not own or len(normal_words(text)) > 1:
+        return True  # a phrase says more than a bare word ("a hernia in the diaphragm")
+    if any(sites.get(e.concept_id, frozenset()) & own for e in _normalize.concept_ids(text) if e.strength == "same"):
+        return True  # the word is itself a finding of that site ("pneumonia")
+    k = idx.sentence_of(start)
+    return any(place_sites(idx.sentence_norm(j).split()) & own for j in (k, k - 1) if j >= 0)
+
+
 def place_after(text: str) -> tuple[str, ...]:
     """The words of a place phrase that opens ``text`` (" in the right upper lobe, ..." → right,
     upper, lobe; " bone in your wrist" → your, wrist): at most six words after a preposition that
@@ -1046,8 +1078,9 @@ _SPECIFIC_BEFORE = frozenset(
 
 _ENLARGED = frozenset({"enlarged", "enlargement", "significantly", "grossly", "markedly", "mildly"})
 #: Heads of a general target found at any level ("if gastrointestinal issues develop"); a report's
-#: hedged "pulmonary finding" is a specific thing, never a whole-organ statement
-_PLAN_HEADS = frozenset({"issue", "problem"})
+#: hedged "pulmonary finding" is a specific thing, never a whole-organ statement; an organ cause
+#: ("rule out biliary etiology") is said as a problem of that organ ("a gallbladder problem")
+_PLAN_HEADS = frozenset({"issue", "problem", "etiology", "cause", "origin"})
 #: Punctuation that ends a general statement's phrase; parentheses do not ("no sudden (acute) problems").
 _GLOSS_BREAK = regex.compile(r"[^\w\s()'’-]", regex.V1)
 #: How many words before a general statement a negation may stand ("did NOT show any serious problems").
@@ -1080,6 +1113,19 @@ def _course_subject(p: CueTargetPair) -> str | None:
 
 #: A word that opens a condition: a course phrase after it in its clause is a contingency.
 _CONDITION = regex.compile(r"(?<![\w'’])(?:if|unless|should|in[ \t]+case)(?![\w'’])", regex.V1 | regex.IGNORECASE)
+#: A condition on a change of a measurement: the course words, or "any" ("message us for ANY
+#: elevated readings", as the source's "contact me for any elevation in these readings").
+_MEASURE_CONDITION = regex.compile(
+    r"(?<![\w'’])(?:if|unless|should|in[ \t]+case|any)(?![\w'’])", regex.V1 | regex.IGNORECASE
+)
+
+
+def measure_condition(text: str, start: int) -> tuple[int, int] | None:
+    """The condition word that makes a raised reading at ``start`` a contingency ("if your readings
+    go up", "for any elevated readings"), as :func:`course_condition`; else None."""
+    return course_condition(text, start, _MEASURE_CONDITION)
+
+
 #: What ends the clause before a course phrase ("Rest. If not better, call"; "If no improvement → MRI").
 _COURSE_CLAUSE_END = regex.compile(r"[.;:!?\n→()]|—|–|(?<![\w'’])(?:then|but)(?![\w'’])", regex.V1 | regex.IGNORECASE)
 #: Words at most between the condition word and the course phrase ("if PHYSICAL THERAPY doesn't help").
@@ -1127,15 +1173,15 @@ def course_target(p: CueTargetPair) -> str | None:
     return None
 
 
-def course_condition(text: str, start: int) -> tuple[int, int] | None:
-    """The condition word ("if", "unless", "should") that governs a course phrase at ``start`` in its
-    clause, at most :data:`COURSE_REACH` words before it ("if your shoulder isn't feeling better",
-    "injection if no improvement"), else None."""
+def course_condition(text: str, start: int, pattern: Any = None) -> tuple[int, int] | None:
+    """The condition word ("if", "unless", "should"; ``pattern`` if given) that governs a course
+    phrase at ``start`` in its clause, at most :data:`COURSE_REACH` words before it ("if your
+    shoulder isn't feeling better", "injection if no improvement"), else None."""
     lo = max(0, start - 120)
     before = text[lo:start]
     ends = list(_COURSE_CLAUSE_END.finditer(before))
     cut = ends[-1].end() if ends else 0
-    conds = list(_CONDITION.finditer(before, cut))
+    conds = list((pattern or _CONDITION).finditer(before, cut))
     if not conds:
         return None
     cond = conds[-1]
@@ -1905,7 +1951,7 @@ class Aligner:
                     return label(c, "parts", "description")
                 c = fit(_derived_candidates(words, idx, site))
                 if c:
-                    return label(c, "parts", "derivation")
+                    return [_labelled(x, "parts", x.detail or "derivation") for x in c]
             elif tier == "fuzzy" and words:
                 c = fit(self._fuzzy(words, idx))
                 if c:
@@ -2283,6 +2329,8 @@ class Aligner:
                 if how == "head":
                     d, score = "head_concept", 90.0
                 elif strength == "related":
+                    if not _related_site_ok(cid, s, e, idx):
+                        continue
                     d, score = "related", 80.0
                 else:
                     d = "vocabulary" if src in ("vocabulary", "abbreviation") else src
@@ -2310,8 +2358,10 @@ class Aligner:
                 continue
             if need and not st.groups and not st.study:
                 # an organ-less statement is about the organs its sentence names ("your bones show
-                # wear and tear but no new problems" says nothing of the heart or lungs)
-                if st.named and not need & st.named:
+                # wear and tear but no new problems" says nothing of the heart or lungs); the chest
+                # named as such holds the heart and lungs ("your chest X-ray shows no urgent problems")
+                named = st.named | (_CHEST_GROUPS if "chest" in st.named else frozenset())
+                if named and not need & named:
                     continue
             if st.needs_organ and not st.groups and not (need and need <= st.named):
                 continue  # "no acute change", "not a serious injury": no organ, no statement
@@ -2989,7 +3039,19 @@ _GOAL_BEFORE = frozenset({"to", "help", "helps", "helped", "helping"})
 _INFLECTED = ("ed", "ing", "en", "s")
 #: Possessives after a verb that make its object the patient's own ("you broke YOUR toe").
 _OWN = frozenset({"your", "his", "her", "their", "my"})
-DERIVED_FORM_KINDS = ("form", "lay")
+DERIVED_FORM_KINDS = ("form", "lay", "measure")
+#: What a change of a measurement is said of ("any ELEVATION in these readings" ~ "if your READINGS
+#: are high", "elevated READINGS", "if your SUGARS go up"): a target with a ``measure`` row in
+#: derived_forms.tsv is found only where one of these stands near its form, never said of a body
+#: part ("keep your leg elevated" is a treatment, not a raised reading).
+_MEASUREMENT_NOUNS = frozenset(
+    """
+    reading number pressure bp sugar glucose level count value result weight temperature temp
+    cholesterol a1c hemoglobin potassium sodium creatinine lab
+    """.split()
+)  # fmt: skip
+#: Verbs before "up" that make it a rise ("readings GO up"); "follow up", "sign up" are no change.
+_RISE_VERBS = frozenset({"go", "goes", "went", "going", "gone", "creep", "creeps", "crept", "creeping", "shoot", "shoots", "shot"})
 
 
 def _stem(word: str) -> str:
@@ -3072,7 +3134,9 @@ def _derived_candidates(
         return []
     toks = idx.tokens
     seg_of = idx.segment_of()
-    body = _body_words()
+    # a change of a measurement ("elevation") is said of a reading, never of a body part
+    measure = any(k == "measure" for _f, k in listed)
+    body = _MEASUREMENT_NOUNS if measure else _body_words()
     out: list[_Cand] = []
     for i, t in enumerate(toks):
         if t.norm == target:
@@ -3082,6 +3146,8 @@ def _derived_candidates(
             kinds.append("form")
         if not kinds:
             continue
+        if measure and t.norm == "up" and not (i > 0 and toks[i - 1].raw.lower() in _RISE_VERBS):
+            continue  # "follow up on your readings" is no rise
         first, last = seg_of[i]
         if i + 1 <= last:
             nxt = toks[i + 1].norm
@@ -3089,22 +3155,25 @@ def _derived_candidates(
                 nxt in _DERIVED_NEXT or nxt in _ORGAN_NEXT or nxt in _FUNCTION or nxt in _SITE_PREPS
                 or nxt in _POSSESSIVES or nxt in _normalize.LAY_FILLER or nxt in body
                 or (nxt.endswith("ly") and nxt not in _LY_NOUNS)
+                or (measure and nxt == "than")  # "higher THAN 150"
             ):
                 continue
-        if not t.raw.lower().endswith(_INFLECTED):
+        if not t.raw.lower().endswith(_INFLECTED) and not measure:
             if i == 0 or toks[i - 1].sent != t.sent:
                 continue  # an instruction opening a sentence: "Improve your diet."
             if toks[i - 1].norm in _GOAL_BEFORE:
                 continue
         bearer = _bearer(i, idx, body)
+        if measure and not bearer:
+            continue
         if "form" not in kinds and bearer is None:
             continue
-        if site and bearer:
+        if site and bearer and not measure:
             there = place_sites(idx.tokens[k].norm for k in bearer)
             if there and not there & site:
                 continue
         c = _Cand(t.start, t.end, 80.0)
-        c.detail = "derivation"
+        c.detail = "measure" if measure else "derivation"
         out.append(c)
     return out
 

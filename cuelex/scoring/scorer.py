@@ -40,7 +40,7 @@ from ..levels import Level
 from ..pipeline import get_engine, get_linker, run_pipeline
 from ..records import Cue, CueTargetPair, Direction
 from . import metrics as M
-from .align import AlignedTarget, Aligner, OutputIndex, course_condition
+from .align import AlignedTarget, Aligner, OutputIndex, course_condition, measure_condition
 from .bertscore import bertscore as _bertscore
 from .bertscore import resolve_model_path
 
@@ -583,15 +583,16 @@ class _Scorer:
                     span_end = e0
                     a = assessed[(s0, e0)]
                     level, cue, how = a.level, a.cue, "restated_elsewhere"
-            if m.detail == "course" and level is not Level.UL5:
+            if m.detail in ("course", "measure") and level is not Level.UL5:
                 # a course of not getting better under a condition ("if no improvement", "if you
-                # aren't feeling better"): the condition makes it a contingency, whatever its "not"
-                cond = course_condition(output, m.start)
+                # aren't feeling better"), a raised reading likewise ("if your readings go up"):
+                # the condition makes it a contingency, whatever its "not"
+                cond = (course_condition if m.detail == "course" else measure_condition)(output, m.start)
                 if cond is not None:
-                    level, how = Level.UL5, "course"
+                    level, how = Level.UL5, m.detail
                     cue = Cue(
                         text=output[cond[0] : cond[1]], start=cond[0], end=cond[1], level=Level.UL5,
-                        rule_id="ul5.course_condition", direction=Direction.FORWARD,
+                        rule_id=f"ul5.{m.detail}_condition", direction=Direction.FORWARD,
                     )  # fmt: skip
             if m.detail == "normal":
                 # "your heart and lungs look normal" states the general finding's absence; only a
