@@ -219,8 +219,9 @@ class SentenceRules(BaseModel):
     abbreviations: tuple[str, ...]
     header_max_tokens: int = Field(ge=1, le=20)
     list_marker: str
+    hedge_label: str
 
-    @field_validator("list_marker")
+    @field_validator("list_marker", "hedge_label")
     @classmethod
     def _valid_pattern(cls, value: str) -> str:
         return _check_regex(value)
