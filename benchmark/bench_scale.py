@@ -59,7 +59,6 @@ DOC = ROOT / "docs" / "benchmark.md"
 ACI_FILE = ROOT / "cuelex" / "data" / "aci_bench_notes.jsonl"
 #: the real corpus whose repetition each synthetic note kind copies
 REAL_FOR = {"radiology": "IU chest X-ray reports", "discharge": "ACI-BENCH notes"}
-BEGIN, END = "<!-- scale:begin -->", "<!-- scale:end -->"
 
 RUNNER = r"""
 import json, resource, sys, time
@@ -380,12 +379,7 @@ def main() -> None:
     block = render(results)
     print(block)
     if not args.no_write:
-        text = DOC.read_text(encoding="utf-8")
-        if BEGIN not in text or END not in text:
-            raise SystemExit(f"{DOC}: markers {BEGIN} / {END} not found")
-        head, rest = text.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        DOC.write_text(head + BEGIN + "\n" + block + "\n" + END + tail, encoding="utf-8")
+        ec.write_block(DOC, "scale", block)
         print(f"updated {DOC}")
 
 

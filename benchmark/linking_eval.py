@@ -41,6 +41,9 @@ from cuelex.levels import Level
 from cuelex.linking import Linker
 from cuelex.records import CueTargetPair
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import evalcommon as ec  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = {
     "ACI-BENCH demo notes": ROOT / "cuelex" / "data" / "aci_bench_notes.jsonl",
@@ -53,7 +56,6 @@ JUDGMENTS = ROOT / "benchmark" / "data" / "linking_sample_judgments.tsv"
 DOC = ROOT / "docs" / "linking.md"
 SAMPLE_SEED = 31337
 SAMPLE_SIZE = 50
-BEGIN, END = "<!-- BEGIN linking_eval -->", "<!-- END linking_eval -->"
 LEVEL_ORDER = [Level.UL1, Level.HEDGED_ABSENT, Level.UL2, Level.UL3, Level.UL4, Level.UL5]
 
 
@@ -247,15 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     body = "".join(out)
     print(body)
     if not args.no_write:
-        text = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
-        block = f"{BEGIN}\n{body}{END}"
-        if BEGIN in text and END in text:
-            text = re.sub(
-                re.escape(BEGIN) + ".*?" + re.escape(END), lambda _m: block, text, flags=re.S
-            )
-        else:
-            text = text + ("\n" if text else "") + block + "\n"
-        DOC.write_text(text, encoding="utf-8")
+        ec.write_block(DOC, "linking_eval", body.rstrip("\n"))
         print(f"wrote {DOC}", file=sys.stderr)
     return 0
 

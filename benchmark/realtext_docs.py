@@ -96,13 +96,14 @@ def select(seed: int = 20261122) -> list[dict]:
 
 def extend(
     existing: list[dict], n_iu: int, n_aci: int, seed: int, n_rewrites: int = 0, batch: int = 2,
-    strict: bool = False,
+    strict: bool = False, aci_max_chars: int = 1500,
 ) -> list[dict]:
     """A further seeded batch of hedge-bearing IU reports and ACI sections, disjoint from the list.
 
     The first ``n_rewrites`` documents of each source get rewrites; documents are split half tune,
     half report within each (source, has rewrites) group. ``strict`` selects IU reports by
-    ``_HEDGY_STRICT`` (no bare "or").
+    ``_HEDGY_STRICT`` (no bare "or"). ``aci_max_chars`` raises the 1,500-character cap on ACI
+    sections once the shorter ones are used up.
     """
     rng = random.Random(seed)
     have = {d["doc_id"] for d in existing}
@@ -114,7 +115,8 @@ def extend(
     sections = [
         n["id"]
         for n in notes
-        if f"aci:{n['id']}" not in have and 300 <= len(aci_section(n["text"]) or "") <= 1500
+        if f"aci:{n['id']}" not in have
+        and 300 <= len(aci_section(n["text"]) or "") <= aci_max_chars
     ]
     rng.shuffle(sections)
     new = [{"doc_id": f"iu:{r['uid']}", "source": "iu_cxr"} for r in hedgy[:n_iu]]
@@ -196,6 +198,8 @@ def main() -> None:
                         help="with --extend: the first K new documents of each source get rewrites")
     parser.add_argument("--strict", action="store_true",
                         help="with --extend: select IU reports without counting a bare 'or'")
+    parser.add_argument("--aci-max-chars", type=int, default=1500, metavar="N",
+                        help="with --extend: longest ACI section taken (default 1500)")
     parser.add_argument("--batch", type=int, default=2,
                         help="with --extend or --promote: the batch number")
     parser.add_argument("--promote", nargs=2, type=int, metavar=("N_EACH", "SEED"),
@@ -209,7 +213,7 @@ def main() -> None:
         write_documents(select())
     if args.extend:
         docs = extend(read_jsonl(DOCS_FILE), *args.extend, n_rewrites=args.rewrites, batch=args.batch,
-                      strict=args.strict)
+                      strict=args.strict, aci_max_chars=args.aci_max_chars)
         write_documents(docs)
     if args.promote:
         gold = read_jsonl(DATA / "gold_pairs.jsonl")

@@ -161,3 +161,19 @@ def test_score_speed_stops_before_measuring_when_a_marker_is_missing(
 def test_the_realtext_scripts_use_the_same_block_writer() -> None:
     gold = bench_module("realtext_gold")
     assert gold.write_block is ec.write_block
+
+
+@pytest.mark.parametrize("section", ["negation_eval", "assertion_eval", "assertion_test"])
+def test_accuracy_sections_replace_only_their_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, section: str
+) -> None:
+    """negation_eval.py / assertion_eval.py write their block of docs/accuracy.md; the page's
+    hand-written prose (header, real-text section) is never rebuilt from code."""
+    page = tmp_path / "accuracy.md"
+    text = (ROOT / "docs" / "accuracy.md").read_text(encoding="utf-8")
+    page.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(ec, "ACCURACY_MD", page)
+    assert ec.write_accuracy_section(section, "new table\n") == page
+    begin, end = ec.block_markers(section)
+    head, rest = text.split(begin, 1)
+    assert page.read_text(encoding="utf-8") == f"{head}{begin}\nnew table\n{end}{rest.split(end, 1)[1]}"
