@@ -191,6 +191,7 @@ class TargetRules(BaseModel):
     stated_history_starts: tuple[str, ...] = ()
     verb_noun_compounds: tuple[str, ...] = ()
     state_words: tuple[str, ...] = ()
+    course_nouns: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]

@@ -80,3 +80,21 @@ def test_genus_initial_stays_in_the_target(text: str, target: str) -> None:
 def test_suggests_takes_a_clause() -> None:
     pairs = _pairs("The swelling of both ankles suggests she is retaining fluid.")
     assert pairs.get("retaining fluid", (None,))[0] == "UL2", pairs
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("Repeat testing to monitor for improvement in the left facial droop.", "improvement in the left facial droop"),
+        ("We will watch for worsening in her ankle swelling.", "worsening in her ankle swelling"),
+    ],
+)
+def test_course_noun_keeps_its_finding(text: str, target: str) -> None:
+    assert _pairs(text).get(target, (None,))[0] == "UL5", _pairs(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["We will monitor for changes in 6 months.", "We will monitor for changes in a few weeks."]
+)
+def test_course_noun_before_a_time_gives_no_pair(text: str) -> None:
+    assert _pairs(text) == {}

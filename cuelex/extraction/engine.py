@@ -948,6 +948,7 @@ class Engine:
         self._verb_suffixes = tuple(t.verb_suffixes)
         self._adjective_suffixes = tuple(t.adjective_suffixes)
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
+        self._course_nouns = frozenset(w.lower() for w in t.course_nouns)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
@@ -1332,6 +1333,16 @@ class Engine:
                 and toks[k + 1].start == tok.end + 1
             ):
                 k += 1  # a genus initial: "H. pylori", "C. diff", "E. coli"
+                continue
+            if (
+                tok.low == "in"
+                and k == i + 1
+                and toks[i].low in self._course_nouns
+                and k + 1 < j
+                and not toks[k + 1].low[0].isdigit()
+                and not any(t.low in self._TIME_UNITS for t in toks[k + 1 : min(k + 4, j)])
+            ):
+                k += 1  # "improvement in the hemianopia": the course of a finding, not a place
                 continue
             if tok.punct and tok.low not in ("%", "'", "’", "/", "+", "#"):
                 break
@@ -1778,6 +1789,9 @@ class Engine:
                 mods and n > 0 and all(toks[k].low in self._modifier_words for k in range(a, b))
             )
         ]
+
+    #: "changes in 6 months", "improvement in a few weeks": a time after "in", not a finding
+    _TIME_UNITS = frozenset({"day", "days", "week", "weeks", "month", "months", "year", "years", "hour", "hours"})
 
     # a cue ending in one of these takes a clause: "I suspect her pain is X", "it is possible that A is B"
     _CLAUSE_TAKERS = frozenset(
