@@ -98,3 +98,12 @@ def test_course_noun_keeps_its_finding(text: str, target: str) -> None:
 )
 def test_course_noun_before_a_time_gives_no_pair(text: str) -> None:
     assert _pairs(text) == {}
+
+
+def test_second_condition_keeps_the_finding_and_not_the_test() -> None:
+    pairs = _pairs("If the ultrasound is normal and his symptoms persist, we will refer him to surgery.")
+    assert pairs.get("symptoms persist", (None,))[0] == "UL5", pairs
+    assert "ultrasound" not in pairs and "surgery" not in pairs
+    # a course verb in the first condition is that condition's own finding
+    first = _pairs("If the pain persists and the swelling worsens, call.")
+    assert first.get("pain", (None,))[0] == "UL5", first

@@ -1554,7 +1554,13 @@ class Engine:
         target (as the predicate is the target in "if he fails to improve"); a specific finding
         ("if the cough persists") or a qualified one ("unless new symptoms develop") stays alone."""
         s, e = np
-        if i == 0 or toks[i - 1].low not in self._CONDITION_OPENERS:
+        if i == 0:
+            return np
+        if toks[i - 1].low not in self._CONDITION_OPENERS and not (
+            # "if her EGD is normal and her symptoms persist": a second condition
+            toks[i - 1].low in ("and", "or")
+            and any(t.low in self._CONDITION_OPENERS for t in toks[max(0, i - 14) : i - 1])
+        ):
             return np
         if [t.low for t in toks[s:e] if not t.punct] not in (["symptoms"], ["symptom"]):
             return np
