@@ -11,7 +11,15 @@ probes were never edited afterwards: a fix must generalise to them. Classes: ``c
 ``graded-hedge``, ``known-asserted``, ``risk-list`` (a consent list of surgical risks names no plan
 as a target). Rows ``q01``–``q38`` (tenth session) were written the same way, before that
 session's rules, from the even-position notes outside the batch-9 documents list; they add
-``status`` (a condition's hedged status) and ``cause`` (a hedged cause).
+``status`` (a condition's hedged status) and ``cause`` (a hedged cause). Rows ``r01``–``r26``
+(eleventh session) come from the ACI-BENCH notes outside ``documents_full_after_batch11`` (all
+sections, since the plans of those notes are short), read before that session's rules. Rows
+``s01``–``s35`` (``doc: written``) are sentences written in the style of plans and terse rewrites
+for that session's wording classes, which the free notes do not contain: ``colon-differential``
+("Ddx: A vs B", "Likely: X"), ``terse-hedge`` ("X, presumed.", "Prob. X", "sounds like"),
+``workup-target`` ("to make sure nothing is broken", "to see if there is X"),
+``general-advice`` (advice to patients in general is no pair), ``indeterminate`` and
+``course-target`` ("monitor for improvement in X"); each was written before the rule for it.
 
 A probe is right when every ``expect`` pair is found (level among ``levels``; the cuelex target
 lies inside ``target`` and covers ``core``, case aside) and no pair has a target overlapping a

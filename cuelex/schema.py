@@ -191,6 +191,7 @@ class TargetRules(BaseModel):
     stated_history_starts: tuple[str, ...] = ()
     verb_noun_compounds: tuple[str, ...] = ()
     state_words: tuple[str, ...] = ()
+    course_nouns: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]
@@ -219,8 +220,9 @@ class SentenceRules(BaseModel):
     abbreviations: tuple[str, ...]
     header_max_tokens: int = Field(ge=1, le=20)
     list_marker: str
+    hedge_label: str
 
-    @field_validator("list_marker")
+    @field_validator("list_marker", "hedge_label")
     @classmethod
     def _valid_pattern(cls, value: str) -> str:
         return _check_regex(value)

@@ -1039,6 +1039,7 @@ class Engine:
         self._verb_suffixes = tuple(t.verb_suffixes)
         self._adjective_suffixes = tuple(t.adjective_suffixes)
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
+        self._course_nouns = frozenset(w.lower() for w in t.course_nouns)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
@@ -1172,12 +1173,18 @@ class Engine:
         cues: list[_CueHit] = []
         alt_markers: list[_Match] = []
         boundaries: list[tuple[int, int, str]] = []  # (start, end, rule id): terminators and cues
+        label_ends = None
         for m in matches:
             if m.kind == CUE:
                 hit = self._make_cue(text, s, e, m)
                 cues.append(hit)
                 boundaries.append((m.start, m.end, m.rule_id))
             elif m.kind == TERM:
+                if m.rule_id == "term.colon":
+                    if label_ends is None:
+                        label_ends = self._label_ends(text, matches)
+                    if m.start in label_ends:
+                        continue  # "Ddx: A vs B", "Likely: X": a cue's label colon opens its list
                 boundaries.append((m.start, m.end, m.rule_id))
             elif m.kind == ALT:
                 alt_markers.append(m)
@@ -1225,7 +1232,12 @@ class Engine:
             ):
                 # an "either" cue looks backward only when nothing follows it in its clause
                 i, j = tok_range(b_start, cue.start)
-                found = self._backward_targets(toks, i, j, either=cue.direction is Direction.EITHER)
+                either = cue.direction is Direction.EITHER
+                if either:
+                    # "Cellulitis of the shin, presumed.": an either-way cue that ends its
+                    # sentence reads back across the comma (nothing follows it to read forward)
+                    either = not all(t.punct for t in toks[slice(*tok_range(cue.end, e))])
+                found = self._backward_targets(toks, i, j, either=either)
                 if not found and prev_rid and prev_rid.startswith("term.which") and prev:
                     # "a nodule which is indeterminate": look past the relative pronoun
                     k2 = len(prev) - 1
@@ -1250,6 +1262,19 @@ class Engine:
             text, toks, alt_markers, boundaries, s, e, tstarts, tends
         )
         return _SentenceAnalysis(s, e, sentence, cues, reaches, alt_groups)
+
+    @staticmethod
+    def _label_ends(text: str, matches: list[_Match]) -> set[int]:
+        """Where a colon right after a forward-reaching cue or alternatives cue would start: a cue
+        written as a label ("Ddx:", "Likely:") governs what follows its colon."""
+        ends = set()
+        for m in matches:
+            if m.kind in (CUE, ALT) and m.entry is not None and m.entry.direction is not Direction.BACKWARD:
+                k = m.end
+                while k < len(text) and text[k] in " \t":
+                    k += 1
+                ends.add(k)
+        return ends
 
     def _make_cue(self, text: str, s: int, e: int, m: _Match) -> _CueHit:
         entry = m.entry
@@ -1387,6 +1412,29 @@ class Engine:
         multi_breakers = breakers.multi_starts
         while k < j and k - i < limit:
             tok = toks[k]
+            if (
+                tok.low == "."
+                and k > i
+                and k + 1 < j
+                and len(toks[k - 1].low) == 1
+                and toks[k - 1].low.isalpha()
+                and toks[k - 1].end == tok.start
+                and not toks[k + 1].punct
+                and toks[k + 1].low.isalpha()
+                and toks[k + 1].start == tok.end + 1
+            ):
+                k += 1  # a genus initial: "H. pylori", "C. diff", "E. coli"
+                continue
+            if (
+                tok.low == "in"
+                and k == i + 1
+                and toks[i].low in self._course_nouns
+                and k + 1 < j
+                and not toks[k + 1].low[0].isdigit()
+                and not any(t.low in self._TIME_UNITS for t in toks[k + 1 : min(k + 4, j)])
+            ):
+                k += 1  # "improvement in the hemianopia": the course of a finding, not a place
+                continue
             if tok.punct and tok.low not in ("%", "'", "’", "/", "+", "#"):
                 break
             if (
@@ -1597,7 +1645,13 @@ class Engine:
         target (as the predicate is the target in "if he fails to improve"); a specific finding
         ("if the cough persists") or a qualified one ("unless new symptoms develop") stays alone."""
         s, e = np
-        if i == 0 or toks[i - 1].low not in self._CONDITION_OPENERS:
+        if i == 0:
+            return np
+        if toks[i - 1].low not in self._CONDITION_OPENERS and not (
+            # "if her EGD is normal and her symptoms persist": a second condition
+            toks[i - 1].low in ("and", "or")
+            and any(t.low in self._CONDITION_OPENERS for t in toks[max(0, i - 14) : i - 1])
+        ):
             return np
         if [t.low for t in toks[s:e] if not t.punct] not in (["symptoms"], ["symptom"]):
             return np
@@ -1833,9 +1887,12 @@ class Engine:
             )
         ]
 
+    #: "changes in 6 months", "improvement in a few weeks": a time after "in", not a finding
+    _TIME_UNITS = frozenset({"day", "days", "week", "weeks", "month", "months", "year", "years", "hour", "hours"})
+
     # a cue ending in one of these takes a clause: "I suspect her pain is X", "it is possible that A is B"
     _CLAUSE_TAKERS = frozenset(
-        {"suspect", "think", "believe", "feel", "that", "seems", "seemed", "appears", "appeared"}
+        {"suspect", "think", "believe", "feel", "that", "seems", "seemed", "appears", "appeared", "suggests", "suggested"}
     )
     _LINKS = {("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1}
     _PREDICATE_ADVERBS = frozenset({"also", "just", "still", "really", "all", "more", "most", "mostly", "only"})

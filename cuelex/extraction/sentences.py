@@ -94,6 +94,13 @@ class SentenceSplitter:
             )
         self._marker_places = places
         self._header_colon = regex.compile(r"^[^\S\n]*([^:\n]{1,80}?):(?=\s|$)", regex.V1 | regex.M)
+        # a hedge written as a label ("Ddx: A vs B", "- **Likely:** X"): its hedge governs what
+        # follows the colon, so the two are one statement (no header cut)
+        self._hedge_label = regex.compile(
+            r"[^\S\n]*(?:[-*•+][^\S\n]+)?(?:\*\*|__)?[^\S\n]*(?:" + rules.hedge_label
+            + r")[^\S\n]*(?:\*\*|__)?[^\S\n]*",
+            regex.V1 | regex.IGNORECASE,
+        )
 
     def __reduce__(self):  # picklable: rebuild from the rules
         return (SentenceSplitter, (self.rules,))
@@ -288,6 +295,8 @@ class SentenceSplitter:
                     continue  # "Pericardial effusion: None." is one statement
                 if _NEGATION_LABEL.fullmatch(head):
                     continue  # "No signs of: A, B, or C" is one statement
+                if self._hedge_label.fullmatch(head):
+                    continue  # "Ddx: A vs B" is one statement
                 cuts.add(m.end())
 
 
