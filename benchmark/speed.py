@@ -719,12 +719,19 @@ deduplication 5%, the same shape as the sixth round's; the linker's windows hold
 chunks, and tokenising them through the caching tokenizer was slower (27 → 36 µs a window, IU):
 not applied there. Build throughput was not measured again in this round (`bench_scale.py`
 runs for many minutes on both cores).
-The `speed.py` run on this page was taken at the end of the tenth session on a quiet machine (load
-average 0.5 when it started): `nlp.pipe` 0.90× negspacy on the IU reports and 0.80× on the ACI
-notes (the ninth session's quiet run: 0.85× / 0.62×), `extract` 2,241 IU reports/s, link cost
-1.89× on the worst corpus (under 2× in a full run for the first time), 1,000 pairs scored in
-5.8 s. The helper's own run an hour earlier, at load average about 6, had read 0.84× / 0.63×, which
-is why the one-process ratios of `tokenizer_ab.py` above were that round's evidence.
+The `speed.py` run on this page was taken at the end of the eleventh session on a quiet machine
+(load average 0.2 when it started, after the session's merges: the scan dispatch above and the
+session's new extractor rules): `nlp.pipe` 0.85× negspacy on the IU reports and 0.72× on the ACI
+notes, `extract` 1,672 IU reports/s, link cost 1.96× on the worst corpus, long inputs 0.96×,
+`import cuelex` 0.022 s, 1,000 pairs scored in 7.6 s. **Every system ran slower than in the tenth
+session's quiet run on the same machine** — spaCy's blank tokenizer 6,200 → 4,655 IU reports/s,
+negspacy 1,739 → 1,272, `extract` 2,241 → 1,672 — so the absolute rates moved with the machine,
+not the code; the ratios moved too (nlp.pipe against negspacy 0.90× → 0.85× IU, 0.80× → 0.72×
+ACI; `extract` against negspacy 1.29× → 1.31× IU, 1.06× → 1.21× ACI), and the one-process A/B
+above (old and new engine in the same turns) is the evidence for the dispatch change. The session's
+new extractor rules (issue 12: hedge labels, course words, contingencies) change outputs, so no
+A/B against the session start isolates their cost (`extract_ab.py` stops at the first differing
+pair by design).
 
 **Eleventh round (2026-11-24): fewer regex calls in the cue scan** (`benchmark/extract_ab.py
 --rev f2a3d60 [--pipe]`: the engine of the session start beside the new one in one process,
