@@ -93,7 +93,8 @@ _CLOSED = "\0"  # marks a prefix whose literal part has ended before k character
 # ends a spaced prefix that a non-word character or the text's end must follow ("no" of
 # "(?<!\\w)no(?!\\w)"), so that "normal" and "not" do not dispatch to that pattern
 _BOUNDARY = "\ue000"
-_ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+#: The ASCII characters ``\w`` matches (dispatch tests lower-cased heads, word buckets raw text).
+_ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _REPEATS = (
     _sre_constants.MAX_REPEAT,
     _sre_constants.MIN_REPEAT,
@@ -486,8 +487,8 @@ class _Scanner:
                 if text[start - 1 if start else 0 : end + 1].isascii():
                     if (
                         text[start:end].lower() == word[0]
-                        and (start == 0 or not _ascii_word(text[start - 1]))
-                        and (end == len(text) or not _ascii_word(text[end]))
+                        and (start == 0 or text[start - 1] not in _ASCII_WORD)
+                        and (end == len(text) or text[end] not in _ASCII_WORD)
                     ):
                         yield _WordMatch(start, end, word[1])
                         pos = end
@@ -496,11 +497,6 @@ class _Scanner:
             if m is not None and m.end() > start:
                 yield m
                 pos = m.end()
-
-
-def _ascii_word(ch: str) -> bool:
-    """Is the ASCII character ``ch`` one that ``\\w`` matches?"""
-    return ch.isalnum() or ch == "_"
 
 
 class _WordMatch:

@@ -1121,13 +1121,15 @@ def list_lead_ins() -> tuple[tuple[Level, Any, str], ...]:
     )
 
 
-#: A list item's marker at the start of its line: a bullet or a number.
-_ITEM = regex.compile(r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)", regex.V1)
+#: A list item's marker: a bullet or a number and the space after it.
+_ITEM_MARK = r"(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)"
+#: A list item's marker at the start of its line.
+_ITEM = regex.compile(rf"[ \t]*{_ITEM_MARK}", regex.V1)
 #: A heading line: markdown "#", or a line that is all bold (an optional colon after it).
 _LEAD_HEADING = regex.compile(r"[ \t]*(?:#{1,6}[ \t]+[^\n]+|(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)[ \t]*:?[ \t]*)", regex.V1)
 #: A "label:" opening an item's line, before the run of findings it heads ("- **Call MD for:** dyspnea").
 _INLINE_LABEL = regex.compile(
-    r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)?(?P<label>[^:\n*_]{2,80}?)[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?",
+    rf"[ \t]*{_ITEM_MARK}?(?:\*\*|__)?(?P<label>[^:\n*_]{{2,80}}?)[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?",
     regex.V1,
 )
 
