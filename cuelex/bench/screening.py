@@ -21,7 +21,7 @@ from ..corpus import (
     InputError,
     Problem,
 )
-from ..extraction.sections import DOC_TYPES, get_sectionizer
+from ..extraction.sections import DOC_TYPES, Section, get_sectionizer
 from ..levels import LEVEL_ORDER, PAPER_LEVELS, Level
 from ..pipeline import get_engine, get_linker, run_pipeline
 from ..records import CueTargetPair
@@ -130,7 +130,7 @@ class _Unit:
     doc_type: str
     source_id: str
     text: str
-    section: SectionInfo | None
+    section: Section | None  # made a SectionInfo only for the documents that become records
     meta: dict[str, Any]
 
 
@@ -162,15 +162,17 @@ def _units(doc: Document, spec: InputSpec) -> list[_Unit]:
         seen[s.doc_type] += 1
         k = seen[s.doc_type]
         doc_id = f"{doc.id}#{s.doc_type}" + (f"#{k}" if k > 1 else "")
-        info = SectionInfo(
-            header=s.header,
-            rule_id=s.rule_id,
-            header_start=s.header_start,
-            start=s.start,
-            end=s.end,
-        )
-        out.append(_Unit(doc_id, s.doc_type, doc.id, s.text, info, meta))
+        out.append(_Unit(doc_id, s.doc_type, doc.id, s.text, s, meta))
     return out
+
+
+def _section_info(s: Section | None) -> SectionInfo | None:
+    """The benchmark record's provenance of a section (None for a whole note)."""
+    if s is None:
+        return None
+    return SectionInfo(
+        header=s.header, rule_id=s.rule_id, header_start=s.header_start, start=s.start, end=s.end
+    )
 
 
 def _empty_counts() -> dict[str, Any]:
@@ -254,7 +256,7 @@ def _process(
                 doc_type=u.doc_type,
                 source=source,
                 source_id=u.source_id,
-                section=u.section,
+                section=_section_info(u.section),
                 text=u.text,
                 n_words=n_words,
                 levels=tuple(lv for lv in LEVEL_ORDER if lv in present),

@@ -173,6 +173,9 @@ class Sectionizer:
             r"[^\S\n]*(?:[*#=_\-]+[^\S\n]*)?(?::|(?=[^\S\n]*$))",
             regex.IGNORECASE | regex.MULTILINE | regex.V1,
         )
+        index = self._pattern.groupindex
+        self._header_group: int = index["header"]
+        self._rule_groups: tuple[int, ...] = tuple(index[f"r{i}"] for i in range(len(active)))
 
     @property
     def doc_types(self) -> tuple[str, ...]:
@@ -185,9 +188,13 @@ class Sectionizer:
     def headers(self, text: str) -> list[tuple[int, int, int, SectionRule]]:
         """Every recognised header: (line start, header end incl. colon, header text end, rule)."""
         out = []
+        groups = self._rule_groups
+        header = self._header_group
         for m in self._pattern.finditer(text):
-            idx = next(i for i in range(len(self._active)) if m.group(f"r{i}") is not None)
-            out.append((m.start("header"), m.end(), m.end("header"), self._active[idx]))
+            regs = m.regs
+            # the first rule whose group took part (group numbers: no look-up by name per match)
+            idx = next(i for i, g in enumerate(groups) if regs[g][0] != -1)
+            out.append((regs[header][0], m.end(), regs[header][1], self._active[idx]))
         return out
 
     def sections(self, text: str) -> list[Section]:
