@@ -44,3 +44,21 @@ def test_rather_than_ends_a_hedged_target() -> None:
 )
 def test_general_statements_and_patient_contingencies(text: str, expected: set) -> None:
     assert pairs_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("She will get an x-ray of the right wrist for evaluation of the wrist.", set()),
+        ("MRI of the left knee to evaluate for a knee effusion.", {("knee effusion", "UL5")}),
+        ("Ultrasound to rule out the left calf.", set()),
+        ("Ultrasound to rule out a left calf DVT.", {("left calf DVT", "UL5")}),
+    ],
+)
+def test_a_body_site_alone_is_no_target(text: str, expected: set) -> None:
+    assert pairs_of(text) == expected
+
+
+def test_a_past_workup_names_no_workup_target() -> None:
+    assert pairs_of("The adenoma was found incidentally during a workup for dizziness.") == set()
+    assert ("dizziness", "UL5") in pairs_of("We will start a workup for dizziness.")
