@@ -1528,6 +1528,7 @@ class Engine:
     _CHANGE = regex.compile(
         r"(?:(?:does|do|did|has|have)\s+not\s+|(?:doesn|don|didn|hasn|haven)['’]t\s+|fails?\s+to\s+)"
         r"(?:improved?|resolved?|get\s+better|gotten\s+better|go\s+away|gone\s+away|subsided?)\b"
+        r"|(?:is|are)\s+(?:not|no)\s+better\b|(?:isn|aren)['’]t\s+better\b"
         r"|(?:worsen|persist|return|recur|develop|continue|progress|get\s+worse|come\s+back)s?\b",
         regex.IGNORECASE,
     )
