@@ -20,6 +20,11 @@ for that session's wording classes, which the free notes do not contain: ``colon
 ``workup-target`` ("to make sure nothing is broken", "to see if there is X"),
 ``general-advice`` (advice to patients in general is no pair), ``indeterminate`` and
 ``course-target`` ("monitor for improvement in X"); each was written before the rule for it.
+Rows ``t01``–``t36`` (twelfth session, ``doc: written``) were written in the style of clinic-note
+assessments and plans before that session's rules, for ``negated-adherence`` ("has not been taking
+his metformin": a drug or device is no target), ``general-advice`` (what a condition or habit does
+to people in general), ``non-clinical`` (work, insurance, transport after a hedge or a negation),
+and more rows of the contingency, workup, plan-hedge and graded-hedge classes.
 
 A probe is right when every ``expect`` pair is found (level among ``levels``; the cuelex target
 lies inside ``target`` and covers ``core``, case aside) and no pair has a target overlapping a

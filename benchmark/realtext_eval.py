@@ -34,6 +34,30 @@ _ROOT = Path(__file__).resolve().parent.parent
 MISS_CAUSES = ("no cue in the lexicons", "cue matched, no pair kept", "cue found, other target", "wrong level")
 FALSE_CAUSES = ("plan, not a proposition", "non-clinical target", "scope", "clinical target, no gold pair")
 _AGENTS = {"we", "i", "you", "us", "he", "she", "they"}
+#: Kinds of the target of a false pair, in the order they are tested (:func:`target_kind`).
+TARGET_KINDS = ("drug/medication", "procedure/test", "general advice", "body part", "symptom", "diagnosis",
+                "non-clinical word")
+#: Words and name endings of drugs and their forms ("ibuprofen", "lisinopril", "the medication"),
+#: for counting only: the engine's own list of non-target heads does not name drugs one by one.
+_DRUG_WORDS = frozenset({
+    "medication", "medications", "medicine", "medicines", "drug", "drugs", "pill", "pills", "tablet", "tablets",
+    "capsule", "capsules", "dose", "doses", "dosage", "mg", "inhaler", "inhalers", "cream", "creams", "ointment",
+    "thinner", "thinners", "anticoagulants", "supplement", "supplements", "antibiotic", "antibiotics", "steroid",
+    "steroids", "insulin", "tylenol", "advil", "motrin", "aleve", "aspirin", "prednisone", "colchicine",
+    "naltrexone", "norvasc", "vitamin", "shot", "shots", "vaccine", "vaccines", "injection", "injections"})
+_DRUG_ENDINGS = ("pril", "sartan", "olol", "statin", "cillin", "mycin", "azole", "prazole", "tidine", "formin",
+                 "gliptin", "profen", "oxacin", "cycline", "dipine", "zepam", "zolam", "semide", "thiazide",
+                 "mab", "nib", "pentin", "gabalin", "triptan", "oxetine", "aline", "afil", "lukast", "terol", "sone", "olone")
+#: Body-site words beyond the lay-parts anatomy rows (limbs and joints of clinic notes).
+_BODY_WORDS = frozenset({
+    "knee", "knees", "elbow", "elbows", "shoulder", "shoulders", "hip", "hips", "ankle", "ankles", "wrist",
+    "wrists", "hand", "hands", "foot", "feet", "leg", "legs", "arm", "arms", "back", "neck", "head", "chest",
+    "abdomen", "finger", "fingers", "toe", "toes", "nerve", "nerves", "tendon", "tendons", "ligament",
+    "ligaments", "muscle", "muscles", "joint", "joints", "skin", "eye", "eyes", "ear", "ears", "spine", "disc",
+    "bone", "bones", "vessel", "vessels", "artery", "vein", "lung", "lungs", "heart", "kidney", "kidneys", "liver"})
+_PATIENT_WORDS = frozenset({"he", "she", "his", "her", "him", "hers", "patient", "pt", "mr", "mr.", "mrs",
+                            "mrs.", "ms", "ms.", "they", "their", "them"})
+_ADVICE_LEVELS = frozenset({"UL5"})
 
 
 @functools.lru_cache(maxsize=1)
@@ -73,6 +97,61 @@ def false_cause(text: str, cue: tuple[int, int], target: tuple[int, int], gpairs
     return FALSE_CAUSES[3]
 
 
+@functools.lru_cache(maxsize=1)
+def _cue_families() -> dict[str, str]:
+    """Lexicon entry id -> the lexicon file it comes from ("ul5.return_if" -> "ul5_contingency")."""
+    out: dict[str, str] = {}
+    for path in sorted((_ROOT / "lexicons").glob("*.yaml")):
+        for entry in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("entries", []) or []:
+            if isinstance(entry, dict) and "id" in entry:
+                out[entry["id"]] = path.stem
+    return out
+
+
+def cue_family(rule_id: str) -> str:
+    """The cue family of a pair: its lexicon file, else the prefix of its rule id."""
+    return _cue_families().get(rule_id) or rule_id.split(".", 1)[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _anatomy_words() -> frozenset[str]:
+    """Body-site words: the anatomy rows of ``cuelex/data/lay_parts.tsv`` and :data:`_BODY_WORDS`."""
+    words = set(_BODY_WORDS)
+    for line in (_ROOT / "cuelex" / "data" / "lay_parts.tsv").read_text(encoding="utf-8").splitlines():
+        cols = line.split("\t")
+        if cols and cols[0] == "anatomy" and len(cols) > 4:
+            words.update(w.lower() for w in (cols[1], cols[2], cols[4]) if not w.endswith("-"))
+    return frozenset(words)
+
+
+def target_kind(text: str, level: str, target: tuple[int, int], sentence: str, linker) -> str:
+    """What the target of a false pair names (a heuristic class, for counting only).
+
+    Drug: a drug word or name ending; procedure/test: a plan word of :func:`_plan_words` or an
+    agent at its start; general advice: a UL5 pair in a sentence naming no patient ("call if you
+    ..."); body part: every word a body-site word or modifier; then the linked concept's semantic
+    type (T184 symptom, others diagnosis); non-clinical: no concept links to it.
+    """
+    words, suffixes = _plan_words()
+    toks = [w.strip(".,;:()").lower() for w in text[target[0]:target[1]].split()]
+    toks = [w for w in toks if w]
+    if any(w in _DRUG_WORDS or (len(w) > 6 and w.endswith(_DRUG_ENDINGS)) for w in toks):
+        return TARGET_KINDS[0]
+    if toks and (toks[0] in _AGENTS or any(w in words or w.endswith(suffixes) for w in toks)):
+        return TARGET_KINDS[1]
+    sent = {w.strip(".,;:()'\"").lower() for w in sentence.split()}
+    if level in _ADVICE_LEVELS and not sent & _PATIENT_WORDS:
+        return TARGET_KINDS[2]
+    concept = linker.concept_of(text[target[0]:target[1]])
+    anatomy = _anatomy_words()
+    if toks and any(w in anatomy for w in toks) and (concept is None or all(
+            w in anatomy or w in ("left", "right", "bilateral", "the", "his", "her", "of") for w in toks)):
+        return TARGET_KINDS[3]
+    if concept is None:
+        return TARGET_KINDS[6]
+    return TARGET_KINDS[4] if "T184" in concept.semantic_types else TARGET_KINDS[5]
+
+
 def annotator_of() -> dict[str, str]:
     """The gold annotator of each annotated document (one annotator per document)."""
     with GOLD_FILE.open(encoding="utf-8") as handle:
@@ -105,6 +184,7 @@ def evaluate(
     confusion: Counter = Counter()
     misses: Counter = Counter()  # (gold level, cause)
     falses: Counter = Counter()  # cause
+    false_kinds: Counter = Counter()  # (axis, value): level, cue family, target kind, wrong target
     linker = cuelex.get_linker()
     engine = cuelex.get_engine()
     for doc in docs:
@@ -129,6 +209,11 @@ def evaluate(
             g = m.get(i)
             if g is None:
                 falses[false_cause(text, (p.cue_start, p.cue_end), (p.target_start, p.target_end), gpairs, linker)] += 1
+                false_kinds[("level", lv)] += 1
+                false_kinds[("cue family", cue_family(p.rule_id))] += 1
+                false_kinds[("target kind", target_kind(text, lv, (p.target_start, p.target_end), p.sentence, linker))] += 1
+                other = any(max(p.cue_start, g.cue[0]) < min(p.cue_end, g.cue[1]) for g in gpairs)
+                false_kinds[("gold cue", "same cue, other target" if other else "no gold pair on the cue")] += 1
                 rows.append((doc["doc_id"], "extra", f"{lv} cue={p.cue_text!r} target={p.target_text!r} | {p.sentence.strip()[:160]!r}"))
                 continue
             confusion[(g.level, lv)] += 1
@@ -176,6 +261,7 @@ def evaluate(
         "confusion": confusion,
         "misses": misses,
         "falses": falses,
+        "false_kinds": false_kinds,
         "rows": rows,
     }
 
@@ -232,6 +318,10 @@ def breakdown(result: dict) -> str:
         lines.append(f"| {lv} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
     lines += ["", "False pairs (no gold pair) by cause: " + ", ".join(f"{c} {falses[c]}" for c in FALSE_CAUSES)
               + f"; total {sum(falses.values())}"]
+    kinds = result.get("false_kinds", Counter())
+    for axis in ("level", "cue family", "target kind", "gold cue"):
+        counts = sorted(((v, n) for (a, v), n in kinds.items() if a == axis), key=lambda vn: (-vn[1], vn[0]))
+        lines.append(f"False pairs by {axis}: " + (", ".join(f"{v} {n}" for v, n in counts) or "none"))
     return "\n".join(lines)
 
 

@@ -186,6 +186,8 @@ class TargetRules(BaseModel):
     observation_participles: tuple[str, ...] = ()
     non_target_heads: tuple[str, ...] = ()
     procedure_suffixes: tuple[str, ...] = ()
+    body_site_heads: tuple[str, ...] = ()
+    body_site_modifiers: tuple[str, ...] = ()
     manoeuvre_heads: tuple[str, ...] = ()
     manoeuvre_modifiers: tuple[str, ...] = ()
     stated_history_starts: tuple[str, ...] = ()

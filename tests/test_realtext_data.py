@@ -167,3 +167,25 @@ def test_rewrite_eval_class_features_name_structure_only() -> None:
     assert "table row" in feats and "hedge word in the same sentence" in feats
     plain = "Pneumonia was treated."
     assert "no hedge word near" in mention_features(plain, 0, 9, 1, False)
+
+
+def test_false_pair_kinds_classify_targets() -> None:
+    """The aggregate breakdown of false source pairs names a cue family and a target kind."""
+    ev = bench_module("realtext_eval")
+    import cuelex
+
+    linker = cuelex.get_linker()
+    assert ev.cue_family("ul5.return_if") == "ul5_contingency"
+    assert ev.cue_family("not.a_lexicon_entry") == "not"
+
+    def kind(sentence: str, target: str, level: str = "UL3") -> str:
+        i = sentence.index(target)
+        return ev.target_kind(sentence, level, (i, i + len(target)), sentence, linker)
+
+    assert kind("We could try gabapentin at bedtime.", "gabapentin") == "drug/medication"
+    assert kind("An MRI may be helpful.", "MRI") == "procedure/test"
+    assert kind("Call if you get a fever.", "fever", "UL5") == "general advice"
+    assert kind("Perhaps pinching the right trigeminal nerve.", "right trigeminal nerve") == "body part"
+    assert kind("He may have chest pain.", "chest pain") == "symptom"
+    assert kind("He may have pneumonia.", "pneumonia") == "diagnosis"
+    assert kind("He does not have a support system.", "support system") == "non-clinical word"

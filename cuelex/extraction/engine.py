@@ -1042,6 +1042,8 @@ class Engine:
         self._observation_participles = frozenset(w.lower() for w in t.observation_participles)
         self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
         self._procedure_suffixes = tuple(w.lower() for w in t.procedure_suffixes)
+        self._body_site_heads = frozenset(w.lower() for w in t.body_site_heads)
+        self._body_site_words = self._body_site_heads | frozenset(w.lower() for w in t.body_site_modifiers)
         self._manoeuvre_heads = frozenset(w.lower() for w in t.manoeuvre_heads)
         self._manoeuvre_modifiers = frozenset(w.lower() for w in t.manoeuvre_modifiers)
         self._stated_history = _WordList(t.stated_history_starts)
@@ -1489,6 +1491,11 @@ class Engine:
             # "surgery of the left foot", "a lithotripsy", "an echocardiogram": a plan, not a finding
             # (a past procedure, "related to prior sphincterotomy", is part of the patient's state)
             return None
+        if (head in self._body_site_heads and self._body_site_words.issuperset(words)
+                and (k >= j or toks[k].punct or toks[k].low in ("and", "or", "nor"))):
+            # "for evaluation of the left ankle": a body site names no finding ("check that the
+            # ankle has not broken" goes on with the predicate that says the finding of the site)
+            return None
         if head in self._manoeuvre_heads and self._manoeuvre_modifiers.issuperset(words[: words.index(head)]):
             return None  # "(pain with flexion or) extension of the knee": a movement, not a finding
         if (
@@ -1521,6 +1528,7 @@ class Engine:
     _CHANGE = regex.compile(
         r"(?:(?:does|do|did|has|have)\s+not\s+|(?:doesn|don|didn|hasn|haven)['’]t\s+|fails?\s+to\s+)"
         r"(?:improved?|resolved?|get\s+better|gotten\s+better|go\s+away|gone\s+away|subsided?)\b"
+        r"|(?:is|are)\s+(?:not|no)\s+better\b|(?:isn|aren)['’]t\s+better\b"
         r"|(?:worsen|persist|return|recur|develop|continue|progress|get\s+worse|come\s+back)s?\b",
         regex.IGNORECASE,
     )
