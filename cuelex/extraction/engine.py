@@ -1036,6 +1036,8 @@ class Engine:
         self._adjective_suffixes = tuple(t.adjective_suffixes)
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._course_nouns = frozenset(w.lower() for w in t.course_nouns)
+        self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
+        self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
@@ -1846,6 +1848,8 @@ class Engine:
                     # "fullness consistent with adenopathy and bilateral interstitial opacities":
                     # the hedge is on the reading, the later observation is stated plainly
                     break
+            elif np is None and hedge and idx == 0 and (place := self._hedged_place(toks, a, b)) is not None:
+                np = place  # "density possibly within the left lower lobe": the place is hedged
             elif np is None and (reading := self._reading_after(toks, a, b)) is not None:
                 np = reading  # "one possible cause is pneumonia": "cause" names no finding
             elif np is None:
@@ -1898,6 +1902,19 @@ class Engine:
     _COMPLEMENTIZERS = frozenset({"that", "whether"})
     #: "you have X" after a hedge states X of a person as "the pain is X" does of a symptom
     _HAVE = frozenset({"have", "has", "had"})
+
+    def _hedged_place(self, toks: Sequence[_Tok], a: int, b: int) -> tuple[int, int] | None:
+        """The place right after a hedge and a locative preposition ("possibly within the left lower
+        lobe" -> "left lower lobe"), unless its noun names a frame ("in the setting of") or a time."""
+        if a + 1 >= b or toks[a].low not in self._located_preps:
+            return None
+        np = self._noun_phrase(toks, a + 1, b)
+        if np is None:
+            return None
+        words = {t.low for t in toks[np[0] : np[1]]}
+        if words & (self._location_frames | self._TIME_UNITS):
+            return None
+        return np
 
     def _subject_copula(self, toks: Sequence[_Tok], a: int, b: int) -> int | None:
         """Index of the copula after a short subject at the start of toks[a:b] ("her pain is"), if
