@@ -1037,6 +1037,7 @@ class Engine:
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._course_nouns = frozenset(w.lower() for w in t.course_nouns)
         self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
+        self._place_participles = frozenset(w.lower() for w in t.place_participles)
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
@@ -1906,6 +1907,8 @@ class Engine:
     def _hedged_place(self, toks: Sequence[_Tok], a: int, b: int) -> tuple[int, int] | None:
         """The place right after a hedge and a locative preposition ("possibly within the left lower
         lobe" -> "left lower lobe"), unless its noun names a frame ("in the setting of") or a time."""
+        if a + 2 < b and toks[a].low in self._place_participles:
+            a += 1  # "appears to be located in the lingula"
         if a + 1 >= b or toks[a].low not in self._located_preps:
             return None
         np = self._noun_phrase(toks, a + 1, b)
