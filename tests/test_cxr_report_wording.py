@@ -60,3 +60,16 @@ def test_no_hedged_pair(text: str) -> None:
 def test_rather_than_does_not_pair_the_disfavoured_reading() -> None:
     pairs = _pairs("Right basilar opacity, likely atelectasis rather than pneumonia.")
     assert pairs.get("atelectasis") == "UL2" and "pneumonia" not in pairs, pairs
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("No significant hilar adenopathy.", "significant hilar adenopathy"),
+        ("No significant pleural effusion or pneumothorax.", "significant pleural effusion"),
+    ],
+)
+def test_significant_stays_in_a_negated_target(text: str, target: str) -> None:
+    """'significant' decides the truth of "no significant X" (an insignificant X may be there), so it
+    stays in the target as 'acute' and 'large' do (issue 12: decisive qualifiers)."""
+    assert _pairs(text).get(target) == "UL1", _pairs(text)
