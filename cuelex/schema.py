@@ -193,7 +193,6 @@ class TargetRules(BaseModel):
     state_words: tuple[str, ...] = ()
     course_nouns: tuple[str, ...] = ()
     located_prepositions: tuple[str, ...] = ()
-    place_participles: tuple[str, ...] = ()
     location_frames: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]

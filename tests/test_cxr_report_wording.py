@@ -20,7 +20,6 @@ def _pairs(text: str) -> dict[str, str]:
         ("Small nodular density on the lateral view, possibly within the right lower lobe.", "right lower lobe", "UL3"),
         ("The catheter tip may be in the superior vena cava.", "superior vena cava", "UL3"),
         ("Airspace disease on the lateral view, probably within the left lower lobe.", "left lower lobe", "UL2"),
-        ("The calcified focus appears to be located in the lingula.", "lingula", "UL2"),  # place_participles
         ("A tiny density possibly in a piriform sinus only seen on the lateral view.", "piriform sinus", "UL3"),
         # "positional" is an alternative reading, as "artifact" is
         ("Mild levoconvex curvature of the lumbar spine, possibly positional.", "positional", "UL3"),
@@ -47,6 +46,8 @@ def test_reading(text: str, target: str, level: str) -> None:
         "The effusion may be in part loculated.",
         "Findings may be in the interim related to edema.",
         "Symptoms likely in 2 weeks.",
+        "In general, the patient appears to be in mild distress.",  # "appears to be in": a description
+        "There is a lucency that appears to be in the right hemidiaphragm.",
         "Her pain was controlled as well as possible.",  # pseudo.as_possible at a clause end
         "Consider dedicated rib views.",
         "The opacity does not appear to be present on the lateral view.",
@@ -73,3 +74,10 @@ def test_significant_stays_in_a_negated_target(text: str, target: str) -> None:
     """'significant' decides the truth of "no significant X" (an insignificant X may be there), so it
     stays in the target as 'acute' and 'large' do (issue 12: decisive qualifiers)."""
     assert _pairs(text).get(target) == "UL1", _pairs(text)
+
+
+def test_the_next_list_number_is_not_in_the_target() -> None:
+    """An inline numbered impression whose item lost its full stop: "2" numbers the next item."""
+    text = "IMPRESSION: 1. Cardiomegaly, question small right pleural effusion 2. Clear lungs."
+    assert _pairs(text).get("small right pleural effusion") == "UL3", _pairs(text)
+    assert _pairs("Possible Mobitz type 2.").get("Mobitz type 2") == "UL3"  # no "1." before it

@@ -1037,7 +1037,6 @@ class Engine:
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._course_nouns = frozenset(w.lower() for w in t.course_nouns)
         self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
-        self._place_participles = frozenset(w.lower() for w in t.place_participles)
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
@@ -1458,6 +1457,9 @@ class Engine:
                 continue
             if toks[k - 1].punct and toks[k - 1].low != "%":
                 k -= 1
+                continue
+            if k - 1 > i and self._next_list_number(toks, k - 1):
+                k -= 1  # "1. Cardiomegaly, question small effusions 2. Edema": the next item's number
                 continue
             break
         if k <= i:
@@ -1904,11 +1906,25 @@ class Engine:
     #: "you have X" after a hedge states X of a person as "the pain is X" does of a symptom
     _HAVE = frozenset({"have", "has", "had"})
 
+    #: "appear(s) to be in X" describes how a patient or finding looks, not a hedged place
+    _LOOKS = frozenset({"appear", "appears", "appeared", "seem", "seems", "seemed"})
+
+    @staticmethod
+    def _next_list_number(toks: Sequence[_Tok], m: int) -> bool:
+        """True for the "2" of "1. Cardiomegaly, question small effusions 2. Edema": "1." numbers an
+        earlier item of the same sentence, so "2." is the next item's number (its item lost its full
+        stop). A sentence "2. Possible rib 3." reads "3" the same way (accepted: rare wording)."""
+        low = toks[m].low
+        if not (low.isdigit() and len(low) <= 2 and int(low) > 1) or m + 1 >= len(toks) or toks[m + 1].low != ".":
+            return False
+        prev = str(int(low) - 1)
+        return any(toks[q].low == prev and toks[q + 1].low == "." for q in range(m - 1))
+
     def _hedged_place(self, toks: Sequence[_Tok], a: int, b: int) -> tuple[int, int] | None:
         """The place right after a hedge and a locative preposition ("possibly within the left lower
         lobe" -> "left lower lobe"), unless its noun names a frame ("in the setting of") or a time."""
-        if a + 2 < b and toks[a].low in self._place_participles:
-            a += 1  # "appears to be located in the lingula"
+        if a >= 3 and toks[a - 1].low == "be" and toks[a - 2].low == "to" and toks[a - 3].low in self._LOOKS:
+            return None  # "appears to be in mild distress", "appears to be in the hemidiaphragm": a description
         if a + 1 >= b or toks[a].low not in self._located_preps:
             return None
         np = self._noun_phrase(toks, a + 1, b)
