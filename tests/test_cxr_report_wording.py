@@ -21,6 +21,8 @@ def _pairs(text: str) -> dict[str, str]:
         ("The catheter tip may be in the superior vena cava.", "superior vena cava", "UL3"),
         ("Airspace disease on the lateral view, probably within the left lower lobe.", "left lower lobe", "UL2"),
         ("A tiny density possibly in a piriform sinus only seen on the lateral view.", "piriform sinus", "UL3"),
+        # a trailing "most" opens the next hedge ("most suggestive of"), it is not in the target
+        ("Rounded opacity in the left midlung, probably pneumonia most suggestive of aspiration.", "pneumonia", "UL2"),
         # "positional" is an alternative reading, as "artifact" is
         ("Mild levoconvex curvature of the lumbar spine, possibly positional.", "positional", "UL3"),
         # backward "appears to be present" (lexicons/ul2_probable.yaml ul2.appears_present)
