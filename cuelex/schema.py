@@ -194,6 +194,8 @@ class TargetRules(BaseModel):
     verb_noun_compounds: tuple[str, ...] = ()
     state_words: tuple[str, ...] = ()
     course_nouns: tuple[str, ...] = ()
+    located_prepositions: tuple[str, ...] = ()
+    location_frames: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]

@@ -1036,6 +1036,8 @@ class Engine:
         self._adjective_suffixes = tuple(t.adjective_suffixes)
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._course_nouns = frozenset(w.lower() for w in t.course_nouns)
+        self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
+        self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
@@ -1458,6 +1460,9 @@ class Engine:
             if toks[k - 1].punct and toks[k - 1].low != "%":
                 k -= 1
                 continue
+            if k - 1 > i and self._next_list_number(toks, k - 1):
+                k -= 1  # "1. Cardiomegaly, question small effusions 2. Edema": the next item's number
+                continue
             break
         if k <= i:
             return None
@@ -1854,6 +1859,8 @@ class Engine:
                     # "fullness consistent with adenopathy and bilateral interstitial opacities":
                     # the hedge is on the reading, the later observation is stated plainly
                     break
+            elif np is None and hedge and idx == 0 and (place := self._hedged_place(toks, a, b)) is not None:
+                np = place  # "density possibly within the left lower lobe": the place is hedged
             elif np is None and (reading := self._reading_after(toks, a, b)) is not None:
                 np = reading  # "one possible cause is pneumonia": "cause" names no finding
             elif np is None:
@@ -1906,6 +1913,35 @@ class Engine:
     _COMPLEMENTIZERS = frozenset({"that", "whether"})
     #: "you have X" after a hedge states X of a person as "the pain is X" does of a symptom
     _HAVE = frozenset({"have", "has", "had"})
+
+    #: "appear(s) to be in X" describes how a patient or finding looks, not a hedged place
+    _LOOKS = frozenset({"appear", "appears", "appeared", "seem", "seems", "seemed"})
+
+    @staticmethod
+    def _next_list_number(toks: Sequence[_Tok], m: int) -> bool:
+        """True for the "2" of "1. Cardiomegaly, question small effusions 2. Edema": "1." numbers an
+        earlier item of the same sentence, so "2." is the next item's number (its item lost its full
+        stop). A sentence "2. Possible rib 3." reads "3" the same way (accepted: rare wording)."""
+        low = toks[m].low
+        if not (low.isdigit() and len(low) <= 2 and int(low) > 1) or m + 1 >= len(toks) or toks[m + 1].low != ".":
+            return False
+        prev = str(int(low) - 1)
+        return any(toks[q].low == prev and toks[q + 1].low == "." for q in range(m - 1))
+
+    def _hedged_place(self, toks: Sequence[_Tok], a: int, b: int) -> tuple[int, int] | None:
+        """The place right after a hedge and a locative preposition ("possibly within the left lower
+        lobe" -> "left lower lobe"), unless its noun names a frame ("in the setting of") or a time."""
+        if a >= 3 and toks[a - 1].low == "be" and toks[a - 2].low == "to" and toks[a - 3].low in self._LOOKS:
+            return None  # "appears to be in mild distress", "appears to be in the hemidiaphragm": a description
+        if a + 1 >= b or toks[a].low not in self._located_preps:
+            return None
+        np = self._noun_phrase(toks, a + 1, b)
+        if np is None:
+            return None
+        words = {t.low for t in toks[np[0] : np[1]]}
+        if words & (self._location_frames | self._TIME_UNITS):
+            return None
+        return np
 
     def _subject_copula(self, toks: Sequence[_Tok], a: int, b: int) -> int | None:
         """Index of the copula after a short subject at the start of toks[a:b] ("her pain is"), if
