@@ -28,6 +28,7 @@ from realtext_gold import PRIVATE_REWRITES, load_gold, load_rewrites, match, wri
 import cuelex
 from cuelex.concepts import normalize as _normalize
 from cuelex.scoring import align as _align
+from cuelex.scoring import scorer as _scorer
 from cuelex.scoring.align import DEFAULT_TIERS
 
 DOCS_PAGE = ROOT.parent / "docs" / "scoring.md"
@@ -120,10 +121,6 @@ def _has_hedge(text: str, words: tuple[str, ...] | None = None) -> bool:
     return False
 
 
-_BULLET = re.compile(r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)")
-_HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]+.*|(?:[-*•+][ \t]+)?(?:\*\*|__)[^*_]{1,80}(?:\*\*|__)[ \t]*:?[ \t]*)")
-
-
 #: Tests, studies and referrals whose purpose ("XR for fx") makes a mention an evaluation target.
 _TEST_WORDS = (
     r"\b(?:x-?rays?|xr|cxr|ct|cta|mri|us|u/s|ultrasound|echo|tte|ekg|ecg|labs?|tests?|panel|culture|cx|biopsy|"
@@ -132,24 +129,10 @@ _TEST_WORDS = (
 
 
 def _lead_in(text: str, line_start: int) -> str | None:
-    """The line a list item hangs from: the nearest line above that is not itself a list item, when
-    it ends with ':' or is a heading, or a less indented list item that ends with ':' (a nested
-    list); a blank line ends the search."""
-    own = text[line_start : text.find("\n", line_start) if "\n" in text[line_start:] else len(text)]
-    indent = len(own) - len(own.lstrip())
-    end = line_start - 1
-    while end > 0:
-        start = text.rfind("\n", 0, end) + 1
-        line = text[start:end]
-        if not line.strip():
-            return None
-        stripped = line.strip().rstrip("*_ ").strip()
-        if not _BULLET.match(line):
-            return line if stripped.endswith(":") or _HEADING.fullmatch(line) else None
-        if len(line) - len(line.lstrip()) < indent and stripped.endswith(":"):
-            return line
-        end = start - 1
-    return None
+    """The lead-in line a list item at ``line_start`` hangs from, found as the scorer finds it
+    (:func:`cuelex.scoring.scorer._lead_in_line`: its last sentence), or None."""
+    span = _scorer._lead_in_line(text, line_start)
+    return None if span is None else text[span[0] : span[1]]
 
 
 def _section_kind(line: str) -> str:
@@ -181,12 +164,12 @@ def mention_features(
     le = text.find("\n", end)
     le = len(text) if le == -1 else le
     line = text[ls:le]
-    if _HEADING.fullmatch(line) or text[ls:start].strip().startswith("#"):
+    if _scorer._LEAD_HEADING.fullmatch(line) or text[ls:start].strip().startswith("#"):
         feats.append("heading")
     if line.lstrip().startswith("|"):
         feats.append("table row")
     lead = None
-    if _BULLET.match(line):
+    if _scorer._ITEM.match(line):
         feats.append("bullet / list item")
         lead = _lead_in(text, ls)
         if lead is not None:
