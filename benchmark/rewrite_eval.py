@@ -128,6 +128,13 @@ _TEST_WORDS = (
 )
 
 
+#: Organ and body-part words of a "label:" that files a finding by place ("Lungs:", "Spine:").
+_ORGAN_LABEL = (
+    r"\b(?:lungs?|heart|cardiac|mediastinum|mediastinal|pleura[l]?|bones?|osseous|spine|thoracic|chest|"
+    r"abdomen|abdominal|aorta|hila|hilar|soft tissues?|cardiomediastinal|airways?|diaphragm)\b"
+)
+
+
 def _lead_in(text: str, line_start: int) -> str | None:
     """The lead-in line a list item at ``line_start`` hangs from, found as the scorer finds it
     (:func:`cuelex.scoring.scorer._lead_in_line`: its last sentence), or None."""
@@ -191,6 +198,28 @@ def mention_features(
         between = text[text.rfind(":", ls, start) + 1 : start]
         if re.search(r"[.;!?]", between):
             feats.append("a sentence end between the label and the mention")
+        opening = _scorer._INLINE_LABEL.match(text, ls)
+        if opening is None or opening.end() > start:
+            feats.append("the label does not open the line")
+        else:
+            name = opening.group("label").strip()
+            if any(p.fullmatch(name) for p, _e in _scorer.plan_labels()["plan"]):
+                feats.append("the line opens with a plan label (plan_labels.tsv)")
+            if text.count(":", ls, start) > 1:
+                feats.append("several labels before the mention on its line")
+            after = text[opening.end() : start]
+            if _scorer._STATEMENT_VERB.search(after):
+                feats.append("a statement verb between the opening label and the mention")
+            if any(p.search(after) for p, _e in _scorer.plan_labels()["treated"]):
+                feats.append("a treatment word between the opening label and the mention")
+            if re.search(_TEST_WORDS, name, re.IGNORECASE):
+                feats.append("the opening label names a test or study")
+            if re.search(_ORGAN_LABEL, name, re.IGNORECASE):
+                feats.append("the opening label names an organ or body part")
+            gap = len(re.findall(r"[\w/]+", after))
+            feats.append(f"words between the opening label and the mention: {gap if gap < 3 else '3+'}")
+            words = len(re.findall(r"[\w/]+", name))
+            feats.append(f"opening label words: {min(words, 4)}{'+' if words >= 4 else ''}")
     if text.rfind("(", ls, start) > text.rfind(")", ls, start):
         feats.append("inside parentheses")
     s0, s1 = _sentence_bounds(text, start)
@@ -339,6 +368,7 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
     seen_outputs: dict[tuple[str, str], set] = defaultdict(set)
     seen_docs: dict[tuple[str, str], set] = defaultdict(set)
     not_found: dict[str, Counter] = defaultdict(Counter)
+    retained: dict[str, Counter] = defaultdict(Counter)
     shape_aligner = _align.Aligner()
     lay = _lay_names() if shapes else {}
     errors = []
@@ -388,6 +418,10 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
                 features[task][tier, f"level from: {sp.level_source}"] += 1
                 for f in feats:
                     features[task][tier, f] += 1
+            if gfate == ABSENT and cfate != ABSENT and sp.match is not None:
+                # a truly absent target called retained: how it was matched, how much it is trusted
+                conf = "low" if sp.match.low_confidence else "high"
+                retained[task][f"{sp.match.tier}/{sp.match.detail}", f"{conf} confidence", cclass] += 1
             if shapes and cfate == ABSENT and gfate != ABSENT:
                 not_found[task]["total"] += 1
                 not_found[task].update(target_shapes(sp.source.target_text, out["text"], shape_aligner, lay))
@@ -403,11 +437,12 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
     return {"by_task": by_task, "gold": gold_rows, "system": sys_rows,
             "gold_all": gold_all_rows, "errors": errors, "n_outputs": len(outputs),
             "confusion": confusion, "how_matched": how_matched, "features": features,
-            "not_found": not_found}
+            "not_found": not_found, "retained": retained}
 
 
 def confusion_table(result: dict) -> str:
-    """Counts only: gold fate class × cuelex fate class per task, and how disagreements were matched.
+    """Counts only: gold fate class × cuelex fate class per task, how disagreements were matched, and
+    how the truly absent targets called retained were matched (tier/detail and confidence).
 
     Safe on the report half: no row, text or id is printed.
     """
@@ -425,6 +460,10 @@ def confusion_table(result: dict) -> str:
         lines += ["", f"{task}: disagreements by (gold class, cuelex class, how cuelex matched)"]
         for (g, c, tier), n in sorted(result["how_matched"][task].items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"  {n:3d}  {g} → {c}  [{tier}]")
+        if result["retained"].get(task):
+            lines += ["", f"{task}: truly absent targets called retained, by (how matched, confidence, cuelex class)"]
+            for (tier, conf, c), n in sorted(result["retained"][task].items(), key=lambda kv: (-kv[1], kv[0])):
+                lines.append(f"  {n:3d}  [{tier}] {conf} → {c}")
     return "\n".join(lines)
 
 
