@@ -135,6 +135,27 @@ _ORGAN_LABEL = (
 )
 
 
+_STUDY_WORDS = r"\b(?:x-?rays?|xr|cxr|film|scan|images?|pictures?|study|radiograph)\b"
+
+
+def general_features(target: str, found: str, text: str, start: int) -> list[str]:
+    """Names only: the organ groups a general target needs, and the shape of the output statement
+    it was matched to (organ named, study named, "nothing …", negated, in the sentence's first words)."""
+    groups = _align.general_target(_align.normal_words(target))
+    feats = ["target groups: " + ("specific finding" if groups is None else "+".join(sorted(groups)) or "none")]
+    low = found.lower()
+    feats.append("statement names an organ" if re.search(_ORGAN_LABEL, low) else "statement names no organ")
+    if re.search(_STUDY_WORDS, low):
+        feats.append("statement names the study")
+    if re.match(r"(?:nothing|no|not)\b", low):
+        feats.append("statement opens with a negation")
+    s0, s1 = _sentence_bounds(text, start)
+    if re.search(_STUDY_WORDS, text[s0:s1].lower()):
+        feats.append("sentence names the study")
+    feats.append("all")
+    return feats
+
+
 def _lead_in(text: str, line_start: int) -> str | None:
     """The lead-in line a list item at ``line_start`` hangs from, found as the scorer finds it
     (:func:`cuelex.scoring.scorer._lead_in_line`: its last sentence), or None."""
@@ -369,6 +390,8 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
     seen_docs: dict[tuple[str, str], set] = defaultdict(set)
     not_found: dict[str, Counter] = defaultdict(Counter)
     retained: dict[str, Counter] = defaultdict(Counter)
+    called: dict[str, Counter] = defaultdict(Counter)
+    general_calls: dict[str, Counter] = defaultdict(Counter)
     shape_aligner = _align.Aligner()
     lay = _lay_names() if shapes else {}
     errors = []
@@ -383,6 +406,7 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
         report = cuelex.score(doc["text"], out["text"], doc_id=out["output_id"], n_boot=0, **score_options)
         spans = [(sp.source.target_start, sp.source.target_end) for sp in report.pairs]
         m = match(spans, gpairs)
+        span_uses = Counter((sp.match.start, sp.match.end) for sp in report.pairs if sp.retained and sp.match is not None)
         for i, sp in enumerate(report.pairs):
             g = m.get(i)
             if g is None:
@@ -418,10 +442,29 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
                 features[task][tier, f"level from: {sp.level_source}"] += 1
                 for f in feats:
                     features[task][tier, f] += 1
+            if cfate != ABSENT and sp.match is not None:
+                # every retained call by how it was matched: how many of them gold calls absent
+                called[task][f"{sp.match.tier}/{sp.match.detail}"] += 1
+                called[task][f"{sp.match.tier}/{sp.match.detail}", "gold absent"] += gfate == ABSENT
+            if cfate != ABSENT and sp.match is not None and sp.match.detail in ("general", "normal", "related"):
+                # whole-organ statements: which target groups and statement shapes gold calls absent
+                shared = span_uses[sp.match.start, sp.match.end] > 1
+                extra = ["the same output span answers another source target"] if shared else []
+                if shared:
+                    others = {
+                        q.match.detail for q in report.pairs
+                        if q is not sp and q.retained and q.match is not None
+                        and (q.match.start, q.match.end) == (sp.match.start, sp.match.end)
+                    }
+                    extra += [f"shared with a match of kind: {d}" for d in sorted(others)]
+                for f in [*general_features(sp.source.target_text, sp.match.text, out["text"], sp.match.start), *extra]:
+                    general_calls[task][sp.match.detail, f, gfate == ABSENT] += 1
             if gfate == ABSENT and cfate != ABSENT and sp.match is not None:
                 # a truly absent target called retained: how it was matched, how much it is trusted
                 conf = "low" if sp.match.low_confidence else "high"
                 retained[task][f"{sp.match.tier}/{sp.match.detail}", f"{conf} confidence", cclass] += 1
+                if span_uses[sp.match.start, sp.match.end] > 1:
+                    retained[task]["(any)", "span shared with another source target", cclass] += 1
             if shapes and cfate == ABSENT and gfate != ABSENT:
                 not_found[task]["total"] += 1
                 not_found[task].update(target_shapes(sp.source.target_text, out["text"], shape_aligner, lay))
@@ -437,7 +480,8 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
     return {"by_task": by_task, "gold": gold_rows, "system": sys_rows,
             "gold_all": gold_all_rows, "errors": errors, "n_outputs": len(outputs),
             "confusion": confusion, "how_matched": how_matched, "features": features,
-            "not_found": not_found, "retained": retained}
+            "not_found": not_found, "retained": retained,
+            "called": called, "general_calls": general_calls}
 
 
 def confusion_table(result: dict) -> str:
@@ -464,6 +508,16 @@ def confusion_table(result: dict) -> str:
             lines += ["", f"{task}: truly absent targets called retained, by (how matched, confidence, cuelex class)"]
             for (tier, conf, c), n in sorted(result["retained"][task].items(), key=lambda kv: (-kv[1], kv[0])):
                 lines.append(f"  {n:3d}  [{tier}] {conf} → {c}")
+            gen = result["general_calls"].get(task)
+            if gen:
+                lines += ["", f"{task}: whole-organ matches (general/normal/related) by feature: calls / gold absent"]
+                keys = sorted({(d, f) for d, f, _a in gen})
+                for d, f in keys:
+                    lines.append(f"  [{d}] {f}: {gen[d, f, False] + gen[d, f, True]} / {gen[d, f, True]}")
+            lines += ["", f"{task}: retained calls of those match kinds (all / gold absent)"]
+            kinds = sorted({tier for tier, _conf, _c in result["retained"][task]})
+            for tier in kinds:
+                lines.append(f"  [{tier}] {result['called'][task][tier]} / {result['called'][task][tier, 'gold absent']}")
     return "\n".join(lines)
 
 
