@@ -25,6 +25,13 @@ probe there may give its own ``source`` (chest X-ray and plan sentences written 
 report text) instead of an ACI-BENCH ``doc``. Its classes: ``opacity-infection``, ``shorthand``,
 ``qualified``, ``relational``, ``measurement``, ``cause``, ``lay-paraphrase``, ``verb-form``,
 ``abbreviation``, and ``negative`` (a nearby wording that does not keep the target: ABSENT).
+
+``--probes benchmark/data/plan_label_probes.jsonl`` (twelfth session, issue 11: a workup/follow-up
+target read as asserted after a "label:") holds clinician summaries of chest X-ray style sources
+written for the probes (no report text), written before the plan-label rule. Classes: ``plan-label``
+(the target an item of "Workup:", "F/u:", "Pending:", "To check:", "Recs:" …: UL5),
+``assessment-label`` ("Dx:", "Impression:", "Findings:": the item is a statement) and
+``treatment-label`` ("Plan: abx for pneumonia": a treated condition, not a check).
 """
 
 from __future__ import annotations
@@ -85,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--failures", action="store_true", help="print every wrong expectation")
     parser.add_argument("--probes", type=Path, default=PROBES,
                         help="another probe file of the same format (rewrite_scope_probes.jsonl: lead-in lists, "
-                        "several mentions; kept_target_probes.jsonl: kept targets; default: %(default)s)")
+                        "several mentions; kept_target_probes.jsonl: kept targets; plan_label_probes.jsonl: plan labels; "
+                        "default: %(default)s)")
     args = parser.parse_args(argv)
     texts = sources()
     right: Counter = Counter()

@@ -28,6 +28,7 @@ from realtext_gold import PRIVATE_REWRITES, load_gold, load_rewrites, match, wri
 import cuelex
 from cuelex.concepts import normalize as _normalize
 from cuelex.scoring import align as _align
+from cuelex.scoring import scorer as _scorer
 from cuelex.scoring.align import DEFAULT_TIERS
 
 DOCS_PAGE = ROOT.parent / "docs" / "scoring.md"
@@ -120,10 +121,6 @@ def _has_hedge(text: str, words: tuple[str, ...] | None = None) -> bool:
     return False
 
 
-_BULLET = re.compile(r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)")
-_HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]+.*|(?:[-*•+][ \t]+)?(?:\*\*|__)[^*_]{1,80}(?:\*\*|__)[ \t]*:?[ \t]*)")
-
-
 #: Tests, studies and referrals whose purpose ("XR for fx") makes a mention an evaluation target.
 _TEST_WORDS = (
     r"\b(?:x-?rays?|xr|cxr|ct|cta|mri|us|u/s|ultrasound|echo|tte|ekg|ecg|labs?|tests?|panel|culture|cx|biopsy|"
@@ -131,25 +128,39 @@ _TEST_WORDS = (
 )
 
 
+#: Organ and body-part words of a "label:" that files a finding by place ("Lungs:", "Spine:").
+_ORGAN_LABEL = (
+    r"\b(?:lungs?|heart|cardiac|mediastinum|mediastinal|pleura[l]?|bones?|osseous|spine|thoracic|chest|"
+    r"abdomen|abdominal|aorta|hila|hilar|soft tissues?|cardiomediastinal|airways?|diaphragm)\b"
+)
+
+
+_STUDY_WORDS = r"\b(?:x-?rays?|xr|cxr|film|scan|images?|pictures?|study|radiograph)\b"
+
+
+def general_features(target: str, found: str, text: str, start: int) -> list[str]:
+    """Names only: the organ groups a general target needs, and the shape of the output statement
+    it was matched to (organ named, study named, "nothing …", negated, in the sentence's first words)."""
+    groups = _align.general_target(_align.normal_words(target))
+    feats = ["target groups: " + ("specific finding" if groups is None else "+".join(sorted(groups)) or "none")]
+    low = found.lower()
+    feats.append("statement names an organ" if re.search(_ORGAN_LABEL, low) else "statement names no organ")
+    if re.search(_STUDY_WORDS, low):
+        feats.append("statement names the study")
+    if re.match(r"(?:nothing|no|not)\b", low):
+        feats.append("statement opens with a negation")
+    s0, s1 = _sentence_bounds(text, start)
+    if re.search(_STUDY_WORDS, text[s0:s1].lower()):
+        feats.append("sentence names the study")
+    feats.append("all")
+    return feats
+
+
 def _lead_in(text: str, line_start: int) -> str | None:
-    """The line a list item hangs from: the nearest line above that is not itself a list item, when
-    it ends with ':' or is a heading, or a less indented list item that ends with ':' (a nested
-    list); a blank line ends the search."""
-    own = text[line_start : text.find("\n", line_start) if "\n" in text[line_start:] else len(text)]
-    indent = len(own) - len(own.lstrip())
-    end = line_start - 1
-    while end > 0:
-        start = text.rfind("\n", 0, end) + 1
-        line = text[start:end]
-        if not line.strip():
-            return None
-        stripped = line.strip().rstrip("*_ ").strip()
-        if not _BULLET.match(line):
-            return line if stripped.endswith(":") or _HEADING.fullmatch(line) else None
-        if len(line) - len(line.lstrip()) < indent and stripped.endswith(":"):
-            return line
-        end = start - 1
-    return None
+    """The lead-in line a list item at ``line_start`` hangs from, found as the scorer finds it
+    (:func:`cuelex.scoring.scorer._lead_in_line`: its last sentence), or None."""
+    span = _scorer._lead_in_line(text, line_start)
+    return None if span is None else text[span[0] : span[1]]
 
 
 def _section_kind(line: str) -> str:
@@ -181,12 +192,12 @@ def mention_features(
     le = text.find("\n", end)
     le = len(text) if le == -1 else le
     line = text[ls:le]
-    if _HEADING.fullmatch(line) or text[ls:start].strip().startswith("#"):
+    if _scorer._LEAD_HEADING.fullmatch(line) or text[ls:start].strip().startswith("#"):
         feats.append("heading")
     if line.lstrip().startswith("|"):
         feats.append("table row")
     lead = None
-    if _BULLET.match(line):
+    if _scorer._ITEM.match(line):
         feats.append("bullet / list item")
         lead = _lead_in(text, ls)
         if lead is not None:
@@ -208,6 +219,28 @@ def mention_features(
         between = text[text.rfind(":", ls, start) + 1 : start]
         if re.search(r"[.;!?]", between):
             feats.append("a sentence end between the label and the mention")
+        opening = _scorer._INLINE_LABEL.match(text, ls)
+        if opening is None or opening.end() > start:
+            feats.append("the label does not open the line")
+        else:
+            name = opening.group("label").strip()
+            if any(p.fullmatch(name) for p, _e in _scorer.plan_labels()["plan"]):
+                feats.append("the line opens with a plan label (plan_labels.tsv)")
+            if text.count(":", ls, start) > 1:
+                feats.append("several labels before the mention on its line")
+            after = text[opening.end() : start]
+            if _scorer._STATEMENT_VERB.search(after):
+                feats.append("a statement verb between the opening label and the mention")
+            if any(p.search(after) for p, _e in _scorer.plan_labels()["treated"]):
+                feats.append("a treatment word between the opening label and the mention")
+            if re.search(_TEST_WORDS, name, re.IGNORECASE):
+                feats.append("the opening label names a test or study")
+            if re.search(_ORGAN_LABEL, name, re.IGNORECASE):
+                feats.append("the opening label names an organ or body part")
+            gap = len(re.findall(r"[\w/]+", after))
+            feats.append(f"words between the opening label and the mention: {gap if gap < 3 else '3+'}")
+            words = len(re.findall(r"[\w/]+", name))
+            feats.append(f"opening label words: {min(words, 4)}{'+' if words >= 4 else ''}")
     if text.rfind("(", ls, start) > text.rfind(")", ls, start):
         feats.append("inside parentheses")
     s0, s1 = _sentence_bounds(text, start)
@@ -356,6 +389,9 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
     seen_outputs: dict[tuple[str, str], set] = defaultdict(set)
     seen_docs: dict[tuple[str, str], set] = defaultdict(set)
     not_found: dict[str, Counter] = defaultdict(Counter)
+    retained: dict[str, Counter] = defaultdict(Counter)
+    called: dict[str, Counter] = defaultdict(Counter)
+    general_calls: dict[str, Counter] = defaultdict(Counter)
     shape_aligner = _align.Aligner()
     lay = _lay_names() if shapes else {}
     errors = []
@@ -370,6 +406,7 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
         report = cuelex.score(doc["text"], out["text"], doc_id=out["output_id"], n_boot=0, **score_options)
         spans = [(sp.source.target_start, sp.source.target_end) for sp in report.pairs]
         m = match(spans, gpairs)
+        span_uses = Counter((sp.match.start, sp.match.end) for sp in report.pairs if sp.retained and sp.match is not None)
         for i, sp in enumerate(report.pairs):
             g = m.get(i)
             if g is None:
@@ -405,6 +442,29 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
                 features[task][tier, f"level from: {sp.level_source}"] += 1
                 for f in feats:
                     features[task][tier, f] += 1
+            if cfate != ABSENT and sp.match is not None:
+                # every retained call by how it was matched: how many of them gold calls absent
+                called[task][f"{sp.match.tier}/{sp.match.detail}"] += 1
+                called[task][f"{sp.match.tier}/{sp.match.detail}", "gold absent"] += gfate == ABSENT
+            if cfate != ABSENT and sp.match is not None and sp.match.detail in ("general", "normal", "related"):
+                # whole-organ statements: which target groups and statement shapes gold calls absent
+                shared = span_uses[sp.match.start, sp.match.end] > 1
+                extra = ["the same output span answers another source target"] if shared else []
+                if shared:
+                    others = {
+                        q.match.detail for q in report.pairs
+                        if q is not sp and q.retained and q.match is not None
+                        and (q.match.start, q.match.end) == (sp.match.start, sp.match.end)
+                    }
+                    extra += [f"shared with a match of kind: {d}" for d in sorted(others)]
+                for f in [*general_features(sp.source.target_text, sp.match.text, out["text"], sp.match.start), *extra]:
+                    general_calls[task][sp.match.detail, f, gfate == ABSENT] += 1
+            if gfate == ABSENT and cfate != ABSENT and sp.match is not None:
+                # a truly absent target called retained: how it was matched, how much it is trusted
+                conf = "low" if sp.match.low_confidence else "high"
+                retained[task][f"{sp.match.tier}/{sp.match.detail}", f"{conf} confidence", cclass] += 1
+                if span_uses[sp.match.start, sp.match.end] > 1:
+                    retained[task]["(any)", "span shared with another source target", cclass] += 1
             if shapes and cfate == ABSENT and gfate != ABSENT:
                 not_found[task]["total"] += 1
                 not_found[task].update(target_shapes(sp.source.target_text, out["text"], shape_aligner, lay))
@@ -420,11 +480,13 @@ def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score
     return {"by_task": by_task, "gold": gold_rows, "system": sys_rows,
             "gold_all": gold_all_rows, "errors": errors, "n_outputs": len(outputs),
             "confusion": confusion, "how_matched": how_matched, "features": features,
-            "not_found": not_found}
+            "not_found": not_found, "retained": retained,
+            "called": called, "general_calls": general_calls}
 
 
 def confusion_table(result: dict) -> str:
-    """Counts only: gold fate class × cuelex fate class per task, and how disagreements were matched.
+    """Counts only: gold fate class × cuelex fate class per task, how disagreements were matched, and
+    how the truly absent targets called retained were matched (tier/detail and confidence).
 
     Safe on the report half: no row, text or id is printed.
     """
@@ -442,6 +504,20 @@ def confusion_table(result: dict) -> str:
         lines += ["", f"{task}: disagreements by (gold class, cuelex class, how cuelex matched)"]
         for (g, c, tier), n in sorted(result["how_matched"][task].items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"  {n:3d}  {g} → {c}  [{tier}]")
+        if result["retained"].get(task):
+            lines += ["", f"{task}: truly absent targets called retained, by (how matched, confidence, cuelex class)"]
+            for (tier, conf, c), n in sorted(result["retained"][task].items(), key=lambda kv: (-kv[1], kv[0])):
+                lines.append(f"  {n:3d}  [{tier}] {conf} → {c}")
+            gen = result["general_calls"].get(task)
+            if gen:
+                lines += ["", f"{task}: whole-organ matches (general/normal/related) by feature: calls / gold absent"]
+                keys = sorted({(d, f) for d, f, _a in gen})
+                for d, f in keys:
+                    lines.append(f"  [{d}] {f}: {gen[d, f, False] + gen[d, f, True]} / {gen[d, f, True]}")
+            lines += ["", f"{task}: retained calls of those match kinds (all / gold absent)"]
+            kinds = sorted({tier for tier, _conf, _c in result["retained"][task]})
+            for tier in kinds:
+                lines.append(f"  [{tier}] {result['called'][task][tier]} / {result['called'][task][tier, 'gold absent']}")
     return "\n".join(lines)
 
 

@@ -1605,6 +1605,37 @@ class _Cand:
     confidence: float = 1.0
 
 
+#: Match kinds that reach a target through a weak, related paraphrase rather than its name.
+_WEAK_DETAILS = frozenset({"related"})
+#: Match kinds of whole-organ statements (they answer any general target, by design, several at once).
+_STATEMENT_DETAILS = frozenset({"general", "normal", "size"})
+
+
+def _yield_named_spans(
+    aligned: list[AlignedTarget | None], sentences: Sequence[int] | None = None
+) -> list[AlignedTarget | None]:
+    """Drop a weak paraphrase match (detail ``related``: "pneumonia" for consolidation) whose output
+    span another source target of the document, said in another source sentence, matched by name
+    ("No focal consolidation. IMPRESSION: No pneumonia." → "no pneumonia"): the phrase says that
+    finding, so it is no evidence the other was kept (issue 11: alignment never invents retention).
+    Targets of one sentence ("No focal opacity to suggest pneumonia") share the phrase that answers
+    the sentence. ``sentences`` gives each pair's source sentence start (None: all different)."""
+    sent = list(sentences) if sentences is not None else list(range(len(aligned)))
+    named = [
+        (a.start, a.end, sent[i]) for i, a in enumerate(aligned)
+        if a is not None and a.detail not in _WEAK_DETAILS and a.detail not in _STATEMENT_DETAILS
+    ]  # fmt: skip
+    if not named:
+        return aligned
+    return [
+        None
+        if a is not None and a.detail in _WEAK_DETAILS
+        and any(s < a.end and a.start < e and k != sent[i] for s, e, k in named)
+        else a
+        for i, a in enumerate(aligned)
+    ]  # fmt: skip
+
+
 class Aligner:
     """Finds source targets in an output text; see the module docstring for tiers and choice rule.
 
@@ -1754,7 +1785,7 @@ class Aligner:
             best = chosen[0]
             claimed.add((best.start, best.end))
             out.append(_aligned(chosen, idx, total))
-        return out
+        return _yield_named_spans(out, [p.sentence_start for p in pairs])
 
     def find(
         self, target: str, output: str | OutputIndex, *, cui: str | None = None
@@ -2350,6 +2381,11 @@ class Aligner:
         out: list[_Cand] = []
         for st in _general_statements(idx):
             if st.kind == "size":
+                continue
+            if st.kind == "normal" and st.study and not st.groups - {"chest"} and need and not need <= _CHEST_GROUPS:
+                # "your chest X-ray looks normal" is read as the heart's and lungs' state, as an
+                # organ-less statement is: fate readers do not count it for "no acute bony
+                # abnormality" (issue 11: alignment never invents retention)
                 continue
             if need and not st.groups and not need & _CHEST_GROUPS and not need <= st.named:
                 # an organ-less statement ("no acute process", "nothing urgent was found") is read

@@ -553,6 +553,11 @@ class _Scorer:
                     # an item of a list whose lead-in carries the hedge or negation
                     level, cue, how = listed[0], listed[1], "lead_in"
             if level is Level.ASSERTED and cue is None:
+                planned = _plan_label(output, m.start)
+                if planned is not None:
+                    # an item of a plan label: something to look for, not a stated finding
+                    level, cue, how = Level.UL5, planned, "plan_label"
+            if level is Level.ASSERTED and cue is None:
                 back = _anaphoric_hedge(output, m.start, m.end, by_cue)
                 if back is not None:
                     level, cue, how = back.level, _as_cue(back), "anaphor"
@@ -1205,6 +1210,46 @@ def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
                 direction=Direction.FORWARD,
             )  # fmt: skip
     return None
+
+
+#: Roles of ``cuelex/data/plan_labels.tsv``.
+PLAN_LABEL_ROLES = ("plan", "treated")
+
+
+@lru_cache(maxsize=1)
+def plan_labels() -> dict[str, tuple[tuple[Any, str], ...]]:
+    """Role → (compiled pattern, example) rows of ``cuelex/data/plan_labels.tsv``: the labels whose
+    items are things to look for ("Workup:", "F/u:", "Pending:") and the treatment words that make an
+    item a treated condition instead. A bad row raises ``VocabularyError`` naming file and line."""
+    rows = role_pattern_rows(DATA_DIR / "plan_labels.tsv", PLAN_LABEL_ROLES, "plan label table")
+    flags = regex.V1 | regex.IGNORECASE
+    return {role: tuple((regex.compile(p, flags), e) for p, e in rows[role]) for role in PLAN_LABEL_ROLES}
+
+
+def _plan_label(output: str, start: int) -> Cue | None:
+    """The plan label that opens the line of a mention, when the mention is one of its items
+    ("Workup: CT chest for pulmonary nodule", "- F/u: repeat CXR, underlying pneumonia"): the finding
+    is something to look for (UL5), as after a plan verb. No sentence end may stand between label and
+    mention, nor a treatment word ("Plan: abx for pneumonia") or a verb that makes the item a
+    statement ("Plan: since she has pneumonia"); an assessment label ("Dx:") is no plan label."""
+    ls = output.rfind("\n", 0, start) + 1
+    label = _INLINE_LABEL.match(output, ls)
+    if label is None or label.end() > start:
+        return None
+    between = output[label.end() : start]
+    if regex.search(r"[.!?]", between) or _STATEMENT_VERB.search(between):
+        return None
+    rows = plan_labels()
+    name = label.group("label").strip()
+    if not any(pattern.fullmatch(name) for pattern, _example in rows["plan"]):
+        return None
+    if any(pattern.search(between) for pattern, _example in rows["treated"]):
+        return None
+    lo, hi = label.span("label")
+    return Cue(
+        text=output[lo:hi], start=lo, end=hi, level=Level.UL5, rule_id="lead_in.plan_label",
+        direction=Direction.FORWARD,
+    )  # fmt: skip
 
 
 #: Generic heads a demonstrative refers back to a diagnosis with ("fits with THIS CONDITION"); a
