@@ -461,7 +461,7 @@ class _Scorer:
         )
         ordered = sorted(output_pairs, key=lambda q: q.cue_start)
         by_cue = (ordered, [q.cue_start for q in ordered])
-        plain_pairs: list[CueTargetPair] | None = None  # the output read without single emphasis marks
+        plain_pairs: list[CueTargetPair] | None = None  # the output read without emphasis marks
         scored = []
         for p, m in zip(pairs, matches, strict=False):
             # a cue's survey probability speaks for the pair only if the cue decided its level alone
@@ -518,7 +518,7 @@ class _Scorer:
                 span_end = m.end
                 if level is Level.ASSERTED and cue is None and _EMPHASIS.search(output):
                     if plain_pairs is None:
-                        plain = _EMPHASIS.sub(lambda e: " " + e.group(2) + " ", output)
+                        plain = _EMPHASIS.sub(lambda e: " " * len(e.group(1)) + e.group(2) + " " * len(e.group(1)), output)
                         plain_pairs = self.engine.extract(plain, sentences=sentences)
                     under = _emphasised_reading(output, m.start, m.end, plain_pairs)
                     if under is not None:
@@ -631,10 +631,14 @@ class _Scorer:
         return scored, output_pairs
 
 
-#: Single-mark markdown emphasis around a word or short phrase ("*might*", "_possible_", "a small
-#: *pneumothorax*"): the extractor's word boundaries do not see through it ("_" is a word character),
-#: so a mention it leaves unread is read again in a copy with the marks blanked (same offsets).
-_EMPHASIS = regex.compile(r"(?<![\w*])([*_])(?=[^\s*_])([^*_\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])", regex.V1)
+#: Markdown emphasis around a word or short phrase ("*might*", "_possible_", "a small
+#: *pneumothorax*", "is **likely** from"): the extractor's word boundaries do not see through a
+#: single mark ("_" is a word character), and a bold mark splits a cue of several words ("likely
+#: from", "most likely caused by"), so a mention it leaves unread is read again in a copy with the
+#: marks blanked (same offsets).
+_EMPHASIS = regex.compile(
+    r"(?<![\w*])(\*\*|__|[*_])(?=[^\s*_])([^*_\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])", regex.V1
+)
 
 
 def _emphasised_reading(output: str, start: int, end: int, plain_pairs: list[CueTargetPair]) -> CueTargetPair | None:
