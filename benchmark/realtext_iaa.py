@@ -11,8 +11,9 @@ are the ceiling to read cuelex's accuracy against: a system cannot be expected t
 annotator more than a second careful annotator does.
 
 The same holds for the rewrite fates: second readers (blind to cuelex and to the first readers'
-fates) read outputs again — F7 every output of batch 4, F16 and F17 the report half of batches 1–8 (``second_fates.jsonl`` beside the outputs; the
-chest X-ray part outside the project); the script prints how often the two readers give the same
+fates) read outputs again — F7 every output of batch 4, F16 and F17 the report half of batches 1–8,
+F27 that of batch 12 (``second_fates.jsonl`` beside the outputs; the chest X-ray part outside the
+project); the script prints how often the two readers give the same
 fate, per task — the ceiling for ``rewrite_eval.py``'s "fate agrees with gold".
 
     python benchmark/realtext_iaa.py                 # print
@@ -115,6 +116,7 @@ SECOND_FATE_READERS = {
     "F7": "batch 4, every output (first readers F5, F6)",
     "F16": "the report half of rewrite batches 1–8, ACI-BENCH sources (tenth session)",
     "F17": "the report half of rewrite batches 1–8, ACI-BENCH sources (tenth session)",
+    "F27": "the report half of rewrite batch 12, ACI-BENCH sources (twelfth session)",
 }
 
 
