@@ -12,6 +12,7 @@ import pytest
 import regex
 from _helpers import scored_pair
 
+import cuelex
 from cuelex.concepts.vocab import VocabularyError
 from cuelex.scoring import scorer
 
@@ -189,3 +190,40 @@ def test_a_condition_named_inside_a_cue_takes_its_level() -> None:
     r = scorer.score(src, "Watch the wound for redness. Dehydration is a risk.", n_boot=0)
     (q,) = [q for q in r.pairs if q.source.target_text == "dehydration"]
     assert q.level_source != "in_cue"
+
+
+@pytest.mark.parametrize(
+    ("output", "level"),
+    [
+        ("A small bowel obstruction might be causing your vomiting.", "UL3"),
+        ("We are worried a small bowel obstruction might be causing your vomiting.", "UL3"),
+        ("A small bowel obstruction may be the cause of your vomiting.", "UL3"),
+        ("A small bowel obstruction could be behind your vomiting.", "UL3"),
+        ("A small bowel obstruction is most likely what is making you sick.", "UL2"),
+        ("A small bowel obstruction is causing your vomiting.", "ASSERTED"),
+        ("A small bowel obstruction is not causing your vomiting.", "ASSERTED"),
+    ],
+)
+def test_hedged_cause_predicate_gives_its_subject_the_hedge(output: str, level: str) -> None:
+    """A finding proposed as a cause under a hedge ("might be causing", "may be the cause of") is
+    hedged; the plain or negated cause predicate says nothing of the subject's certainty."""
+    src = "I am concerned she may have a small bowel obstruction causing her vomiting."
+    (pair,) = [p for p in cuelex.score(src, output, n_boot=0).pairs if p.source.target_text == "small bowel obstruction"]
+    assert pair.output_level is not None and pair.output_level.value == level
+
+
+@pytest.mark.parametrize(
+    ("output", "level"),
+    [
+        ("Your hip pain is **likely** from **trochanteric bursitis**.", "UL2"),
+        ("- Your hip pain is **most likely** caused by **trochanteric bursitis**.", "UL2"),
+        ("Your hip pain is __likely__ from trochanteric bursitis.", "UL2"),
+        ("**Your hip pain** comes from **trochanteric bursitis**.", "ASSERTED"),
+    ],
+)
+def test_bold_emphasis_on_a_hedge_is_read_through(output: str, level: str) -> None:
+    """Bold marks around a hedge split a cue of several words ("likely from"); the output is read
+    again without them, as with single marks."""
+    src = "ASSESSMENT: Right hip pain, likely trochanteric bursitis."
+    (pair,) = [p for p in cuelex.score(src, output, n_boot=0).pairs if p.source.target_text == "trochanteric bursitis"]
+    assert pair.output_level is not None and pair.output_level.value == level

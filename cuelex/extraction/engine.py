@@ -1901,14 +1901,18 @@ class Engine:
     #: "changes in 6 months", "improvement in a few weeks": a time after "in", not a finding
     _TIME_UNITS = frozenset({"day", "days", "week", "weeks", "month", "months", "year", "years", "hour", "hours"})
 
-    # a cue ending in one of these takes a clause: "I suspect her pain is X", "it is possible that A is B"
+    # a cue ending in one of these takes a clause: "I suspect her pain is X", "it is possible that A is
+    # B", "your doctor believes your pain is from X" (the third person of a rewrite)
     _CLAUSE_TAKERS = frozenset(
-        {"suspect", "think", "believe", "feel", "that", "seems", "seemed", "appears", "appeared", "suggests", "suggested"}
+        {"suspect", "think", "believe", "feel", "that", "seems", "seemed", "appears", "appeared", "suggests", "suggested",
+         "suspects", "thinks", "believes"}
     )
     _LINKS = {("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1}
     _PREDICATE_ADVERBS = frozenset({"also", "just", "still", "really", "all", "more", "most", "mostly", "only"})
 
     _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were"})
+    #: verbs that say where a symptom comes from, as "is from" does
+    _SOURCE_VERBS = frozenset({"comes", "come", "stems", "stem"})
     #: a complement clause after a hedge: "likely that ...", "unclear whether ..."
     _COMPLEMENTIZERS = frozenset({"that", "whether"})
     #: "you have X" after a hedge states X of a person as "the pain is X" does of a symptom
@@ -1952,6 +1956,8 @@ class Engine:
             low = toks[k].low
             if low in self._SUBJECT_COPULAS:
                 return k
+            if low in self._SOURCE_VERBS and k + 1 < b and toks[k + 1].low == "from":
+                return k  # "the pain in your knee comes from X": "from" links the reading as after "is"
             if low in ("that", "which", "who", ",") or low in self._verbs:
                 return None  # "a fracture that was missed": a relative clause, not the predicate
         return None

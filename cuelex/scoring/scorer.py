@@ -461,7 +461,7 @@ class _Scorer:
         )
         ordered = sorted(output_pairs, key=lambda q: q.cue_start)
         by_cue = (ordered, [q.cue_start for q in ordered])
-        plain_pairs: list[CueTargetPair] | None = None  # the output read without single emphasis marks
+        plain_pairs: list[CueTargetPair] | None = None  # the output read without emphasis marks
         scored = []
         for p, m in zip(pairs, matches, strict=False):
             # a cue's survey probability speaks for the pair only if the cue decided its level alone
@@ -508,6 +508,12 @@ class _Scorer:
                     # "the nosebleeds haven't returned": a qualifier said by its verb already spans
                     # the predicate, so its negation stands inside the match
                     pred = _negated_presence_within(output, m.start, m.end)
+            if pred is None and level is Level.ASSERTED and cue is None:
+                caused = _cause_predicate(output, m.start, m.end, self.engine, sentences)
+                if caused is not None:
+                    # "a blockage might be causing your pain": the proposed cause takes the hedge
+                    level, cue = caused
+                    how = "cause_predicate"
             if pred is not None:
                 # "some fluid has probably built up": the hedge in the finding's own verb group
                 level, cue, span_end = pred
@@ -518,7 +524,7 @@ class _Scorer:
                 span_end = m.end
                 if level is Level.ASSERTED and cue is None and _EMPHASIS.search(output):
                     if plain_pairs is None:
-                        plain = _EMPHASIS.sub(lambda e: " " + e.group(2) + " ", output)
+                        plain = _EMPHASIS.sub(lambda e: " " * len(e.group(1)) + e.group(2) + " " * len(e.group(1)), output)
                         plain_pairs = self.engine.extract(plain, sentences=sentences)
                     under = _emphasised_reading(output, m.start, m.end, plain_pairs)
                     if under is not None:
@@ -636,10 +642,14 @@ class _Scorer:
         return scored, output_pairs
 
 
-#: Single-mark markdown emphasis around a word or short phrase ("*might*", "_possible_", "a small
-#: *pneumothorax*"): the extractor's word boundaries do not see through it ("_" is a word character),
-#: so a mention it leaves unread is read again in a copy with the marks blanked (same offsets).
-_EMPHASIS = regex.compile(r"(?<![\w*])([*_])(?=[^\s*_])([^*_\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])", regex.V1)
+#: Markdown emphasis around a word or short phrase ("*might*", "_possible_", "a small
+#: *pneumothorax*", "is **likely** from"): the extractor's word boundaries do not see through a
+#: single mark ("_" is a word character), and a bold mark splits a cue of several words ("likely
+#: from", "most likely caused by"), so a mention it leaves unread is read again in a copy with the
+#: marks blanked (same offsets).
+_EMPHASIS = regex.compile(
+    r"(?<![\w*])(\*\*|__|[*_])(?=[^\s*_])([^*_\n]{1,80}?)(?<=[^\s*_])\1(?![\w*])", regex.V1
+)
 
 
 def _emphasised_reading(output: str, start: int, end: int, plain_pairs: list[CueTargetPair]) -> CueTargetPair | None:
@@ -809,7 +819,7 @@ _AUX = (
 _POSTMOD = r"(?:[ \t]+(?:in|on|around|near|at|of)[ \t]+(?:(?:the|your|his|her|their|a|an|this|that)[ \t]+)?[\w-]+)?"
 _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | regex.IGNORECASE)
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
-OUTPUT_READING_ROLES = ("presence", "naming", "naming_anaphor", "example", "empty_head")
+OUTPUT_READING_ROLES = ("presence", "naming", "naming_anaphor", "example", "empty_head", "cause")
 
 
 @lru_cache(maxsize=1)
@@ -843,6 +853,9 @@ class _ReadingPatterns:
     example: Any
     #: "nothing", "anything": a head that names no finding
     empty_head: Any
+    #: " might be causing", " is probably the cause of": a hedged verb group and a cause predicate
+    #: after a mention (group ``pred``: the predicate)
+    cause: Any
 
 
 @lru_cache(maxsize=1)
@@ -865,7 +878,54 @@ def _patterns() -> _ReadingPatterns:
         empty_head=regex.compile(
             rf"(?<![\w'’])(?P<head>{_alternation('empty_head')})(?:[ \t]+[\w-]+){{0,3}}[ \t]*,?$", flags
         ),
+        cause=regex.compile(
+            rf"{_POSTMOD}(?:[ \t]+(?:{_HEDGE_GROUP_WORDS}))+[ \t]+(?:what[ \t]+(?:is|are)[ \t]+)?"
+            rf"(?P<pred>{_alternation('cause')})\b",
+            flags,
+        ),
     )
+
+
+#: The levels a hedged cause predicate gives its subject.
+_CAUSE_LEVELS = frozenset({Level.UL2, Level.UL3, Level.UL4})
+#: Words of a verb group that may carry a hedge before a cause predicate ("may well be", "is most
+#: likely", "could also be").
+_HEDGE_GROUP_WORDS = (
+    r"may|might|could|can|would|will|is|are|was|were|be|been|probably|likely|most|possibly|perhaps|"
+    r"also|partly|partially|well|still"
+)
+
+
+def _cause_predicate(
+    output: str, start: int, end: int, engine: Any, sentences: list[tuple[int, int]]
+) -> tuple[Level, Cue] | None:
+    """(level, cue) when a mention is the subject of a hedged cause predicate: "a blockage might be
+    causing your pain", "iron deficiency is probably the reason for your tiredness". The hedge in
+    the verb group, or of a clause-taking cue before the subject ("we are worried a blockage might
+    be causing"), is read by assessing the predicate; only a hedge (UL2–UL4) before the predicate
+    counts: "is not causing" says nothing of the subject's presence."""
+    found = _patterns().cause.match(output, end)
+    if found is None:
+        return None
+    (a,) = engine.assess(output, [found.span("pred")], sentences=sentences)
+    if a.cue is not None and a.level in _CAUSE_LEVELS and a.cue.end <= found.start("pred"):
+        return a.level, a.cue
+    # the extractor takes no target at a verb ("might be | causing"): the longest cue among the
+    # verb group's own words decides
+    words = list(regex.finditer(r"[\w'’]+", output[end : found.start("pred")]))
+    best: tuple[int, Level, str, int, int] | None = None
+    for i in range(len(words)):
+        for j in range(i, min(len(words), i + 4)):
+            s0, e0 = end + words[i].start(), end + words[j].end()
+            hit = engine.lookup(output[s0:e0])
+            if hit is None or hit[0] != "cue" or hit[2] is None or hit[2].level not in _CAUSE_LEVELS:
+                continue
+            if best is None or e0 - s0 > best[0]:
+                best = (e0 - s0, hit[2].level, hit[1], s0, e0)
+    if best is None:
+        return None
+    _, level, rule_id, s0, e0 = best
+    return level, Cue(text=output[s0:e0], start=s0, end=e0, level=level, rule_id=rule_id, direction=Direction.FORWARD)
 
 
 def _predicate_pair(
