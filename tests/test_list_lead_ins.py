@@ -162,3 +162,19 @@ def test_items_in_parentheses_after_a_lead_in(output: str, level: str) -> None:
 def test_a_gloss_in_parentheses_is_no_list() -> None:
     text = "There's no sign of pneumonia (a lung infection) and no fluid."
     assert scorer._list_lead_in(text, text.index("infection")) is None
+
+
+@pytest.mark.parametrize(
+    ("output", "level"),
+    [
+        # a report header in capitals starts a new statement: the words before it lead nothing in
+        ("Patient denies cough IMPRESSION: pneumonia", "ASSERTED"),
+        ("Possible causes FINDINGS: pneumonia", "ASSERTED"),
+        # the header alone, or a short capitalised finding after a lead-in, changes nothing
+        ("DENIES: pneumonia", "UL1"),
+        ("Call MD for SOB: pneumonia", "UL5"),
+    ],
+)
+def test_a_section_header_closes_a_lead_in_label(output: str, level: str) -> None:
+    got = scorer._list_lead_in(output, output.index("pneumonia"))
+    assert (got[0] if got is not None else Level.ASSERTED) is Level(level), output

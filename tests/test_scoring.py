@@ -146,6 +146,7 @@ def _strip_cues(text: str) -> str:
 @given(clinical)
 @example("seen or no pneumonia")  # a reading verb beside "or" is no alternative finding (found by CI)
 @example("no seen pneumonia or pneumonia")  # the output-only "or" cue is removed too (found by hypothesis)
+@example("no no no no no no no denies IMPRESSION: no no PE")  # a header ends a lead-in label (found by hypothesis)
 def test_removing_every_cue_asserts_every_retained_target(text):
     stripped = _strip_cues(text)
     r = score(text, stripped, n_boot=0)

@@ -1199,6 +1199,13 @@ _INLINE_LABEL = regex.compile(
 )
 
 
+#: A report section header in capitals closing a lead-in span ("… IMPRESSION", "FINDINGS"): the words
+#: before it belong to the previous statement and never scope over what follows its colon.
+_SECTION_HEAD_END = regex.compile(
+    r"(?<![\w'’])(?:\p{Lu}{2,}[ \t]+)*\p{Lu}{4,}(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*$", regex.V1
+)
+
+
 def _lead_in_line(output: str, line_start: int) -> tuple[int, int] | None:
     """The span of the lead-in a list item at ``line_start`` hangs from: the nearest line above
     that is not an item (continuation lines of an item are passed over) when it ends with ':' or is
@@ -1258,6 +1265,9 @@ def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
         back = max(output.rfind(c, ls, paren) for c in ".;:!?(),")
         spans.append((back + 1 if back >= ls else ls, paren))
     for lo, hi in spans:
+        head = _SECTION_HEAD_END.search(output, lo, hi)
+        if head is not None and head.start() > lo and regex.search(r"\p{Ll}", output[lo : head.start()]):
+            lo = head.start()  # "… denies IMPRESSION: PE": the report header starts a new statement
         best = None
         for level, pattern, _example in list_lead_ins():
             for m in pattern.finditer(output, lo, hi):
