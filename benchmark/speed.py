@@ -765,6 +765,38 @@ stdlib search (about 6% of `extract`); in `extract` as a whole the splitter (abo
 analysis of missed sentences (about 35%) are Python per token and per rule: 10,000 reports/s
 (4× from here) still needs them compiled, not another dispatch change.
 
+**Twelfth round (2026-11-24): where a build worker's time goes; start-up and sectioning.**
+Timers around each step of the build's per-note work (`_process`: sections, `extract`, linking,
+deduplication, word count; CPU time, one process, memos warm from the start of the pass as in a
+worker) on 1,500 synthetic radiology reports and 300 discharge summaries with the Pitman–Yor
+repetition of `bench_scale.py`: radiology 0.33 ms a note sectioning (10%), 1.93 ms extraction
+(55%), 1.13 ms linking (32%), 0.10 ms deduplication (3%); discharge 1.37 ms (7%), 10.14 ms (55%),
+6.44 ms (35%), 0.27 ms (1%). Screening, record construction and serialisation take about 4% of a profiled radiology chunk,
+writing the chunk file (with its fsync) about 2% (records are made only for documents that can
+still enter the sample).
+So nine tenths of a note is extraction and linking, and the build's rate follows them: with the
+repetition fitted to real notes (sixth round) a note costs 3.5 (radiology) and 16.4 (discharge)
+CPU ms on two workers in this session's first run (load average about 5), not the 1.9 and 6.0 of
+the template-only corpus. Changed, outputs byte-identical (the benchmark files of both corpora
+compared with `cmp`; the equivalence tests): the resource YAML is read with libyaml's safe loader
+when PyYAML has it (same constructor and resolver, the same data for every shipped file; resource
+loading 3.56 → 2.42 s CPU in a fresh process, load average 9.6), the sectionizer finds a
+header's rule by group number instead of a look-up by name per rule and match (`headers` old/new
+1.51 radiology, 1.32 discharge; the build's sectioning step 1.51 and 1.38, medians of 5
+interleaved rounds at load average 7–8), and `SectionInfo` is made only for the documents that
+become records. Extraction was not changed in this round (the header colon's look-behind, the
+splitter and the missed-sentence analysis were not attempted): the bar (1,000 notes/s on two
+workers) needs extraction and linking several times cheaper, not the steps around them.
+
+End of the twelfth session, `benchmark/speed.py` on a quiet machine (load average below 1; the
+tables on this page): `nlp.pipe` 0.87× negspacy on the IU reports, 0.77× on the ACI notes; `extract`
+2,118 IU reports/s; link cost 1.99× (worst corpus); long inputs 0.99×; import 0.021 s; 1,000 pairs
+scored in 6.4 s. Every system ran faster than in the eleventh session's run (spaCy's tokenizer
+4,655 → 6,079 IU reports/s, negspacy 1,272 → 1,707), so the ratios, not the rates, are the
+comparison. The benchmark build (`bench_scale.py`, docs/benchmark.md) on the 100,000-note corpus
+with the fitted repetition: 493 notes/s on two workers (bar 1,000), main-process peak memory 992 MiB
+(the last block before, on the template-only corpus, read 745 notes/s and 190 MiB; not profiled).
+
 ## Linking
 
 {link_table}
