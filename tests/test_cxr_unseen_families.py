@@ -1,0 +1,80 @@
+"""Chest X-ray wording families mined from unseen IU reports (issue 12, thirteenth session).
+
+``benchmark/cxr_unseen_families.py`` counts hedge families in the reports that are in neither half
+of the real-text set; the families it found without a pair became lexicon and rule data. Every
+sentence here is the project's own wording (the IU licence forbids copies), with what each class
+must not touch.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import cuelex
+
+
+def _pairs(text: str) -> dict[str, str]:
+    return {p.target_text: p.level.value for p in cuelex.extract(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "level"),
+    [
+        # a finding whose identity the reader declines to name (ul4.nonspecific)
+        ("Nonspecific interstitial prominence at both lung bases.", "interstitial prominence", "UL4"),
+        ("Patchy right infrahilar opacity, nonspecific.", "Patchy right infrahilar opacity", "UL4"),
+        ("The left apical pleural thickening is nonspecific.", "left apical pleural thickening", "UL4"),
+        # what a finding looks like (ul2.has_appearance_of, ul2.typical_of)
+        ("The lateral rib deformity has the appearance of an old healed fracture.", "old healed fracture", "UL2"),
+        ("Flattened hemidiaphragms with the appearance of emphysema.", "emphysema", "UL2"),
+        ("The consolidation is most typical of lobar pneumonia.", "lobar pneumonia", "UL2"),
+        ("Upper lobe predominant nodules characteristic of silicosis.", "silicosis", "UL2"),
+        # its negation leans against the reading (ha.not_typical_of)
+        ("The nodular opacity is not typical of a granuloma.", "granuloma", "HEDGED_ABSENT"),
+    ],
+)
+def test_mined_family_gives_its_pair(text: str, target: str, level: str) -> None:
+    assert _pairs(text).get(target) == level, _pairs(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # names that contain the word (pseudo.nonspecific_name)
+        "History of nonspecific interstitial pneumonia.",
+        "Nonspecific bowel gas pattern in the upper abdomen.",
+        "Normal sinus rhythm with nonspecific ST-T wave changes.",
+        # a description of the study, not a reading
+        "Stable appearance of the chest.",
+        "Normal appearance of the cardiomediastinal silhouette.",
+        # a comparison with the patient's own history
+        "Chest pain typical of his prior angina.",
+        # the normal-lung word negated: an abnormal film, not an indeterminate one (pseudo.lungs_not_clear)
+        "The lungs are not clear.",
+        "Lung parenchyma is not clear.",
+    ],
+)
+def test_mined_family_leaves_alone(text: str) -> None:
+    assert [p for p in cuelex.extract(text) if p.level.value != "UL1"] == [], _pairs(text)
+
+
+def test_not_clear_still_reads_an_open_question() -> None:
+    """pseudo.lungs_not_clear is only the lungs' own word: an unclear cause stays UL4."""
+    assert _pairs("The cause of the right effusion is not clear.") == {"cause of the right effusion": "UL4"}
+
+
+def test_strength_orders_the_new_cues() -> None:
+    """'typical of' sits with 'in keeping with', above 'looks like'; its negation with 'does not look like'."""
+    by_rule = {}
+    for text in (
+        "The consolidation is most typical of lobar pneumonia.",
+        "The rib deformity has the appearance of a healing fracture.",
+        "The opacity is not typical of pneumonia.",
+        "Findings are in keeping with pulmonary edema.",
+        "This does not look like pneumonia.",
+    ):
+        for p in cuelex.extract(text):
+            by_rule[p.rule_id] = p.strength
+    assert by_rule["ul2.typical_of"] == by_rule["ul2.in_keeping_with"] == 85
+    assert by_rule["ul2.has_appearance_of"] == 65
+    assert by_rule["ha.not_typical_of"] == by_rule["ha.does_not_appear"] == 22
