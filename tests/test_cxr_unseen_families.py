@@ -20,10 +20,6 @@ def _pairs(text: str) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("text", "target", "level"),
     [
-        # a finding whose identity the reader declines to name (ul4.nonspecific)
-        ("Nonspecific interstitial prominence at both lung bases.", "interstitial prominence", "UL4"),
-        ("Patchy right infrahilar opacity, nonspecific.", "Patchy right infrahilar opacity", "UL4"),
-        ("The left apical pleural thickening is nonspecific.", "left apical pleural thickening", "UL4"),
         # what a finding looks like (ul2.has_appearance_of, ul2.typical_of)
         ("The lateral rib deformity has the appearance of an old healed fracture.", "old healed fracture", "UL2"),
         ("Flattened hemidiaphragms with the appearance of emphysema.", "emphysema", "UL2"),
@@ -40,10 +36,9 @@ def test_mined_family_gives_its_pair(text: str, target: str, level: str) -> None
 @pytest.mark.parametrize(
     "text",
     [
-        # names that contain the word (pseudo.nonspecific_name)
-        "History of nonspecific interstitial pneumonia.",
-        "Nonspecific bowel gas pattern in the upper abdomen.",
-        "Normal sinus rhythm with nonspecific ST-T wave changes.",
+        # "nonspecific" describes a finding that is there (as "age-indeterminate"): no UL4 pair
+        "Nonspecific interstitial prominence at both lung bases.",
+        "The left apical pleural thickening is nonspecific.",
         # a description of the study, not a reading
         "Stable appearance of the chest.",
         "Normal appearance of the cardiomediastinal silhouette.",
