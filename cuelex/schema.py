@@ -184,6 +184,7 @@ class TargetRules(BaseModel):
     statement_openers: tuple[str, ...] = ()
     reading_verbs: tuple[str, ...] = ()
     observation_participles: tuple[str, ...] = ()
+    degree_adverbs: tuple[str, ...] = ()
     non_target_heads: tuple[str, ...] = ()
     procedure_suffixes: tuple[str, ...] = ()
     body_site_heads: tuple[str, ...] = ()

@@ -73,3 +73,20 @@ def test_strength_orders_the_new_cues() -> None:
     assert by_rule["ul2.typical_of"] == by_rule["ul2.in_keeping_with"] == 85
     assert by_rule["ul2.has_appearance_of"] == 65
     assert by_rule["ha.not_typical_of"] == by_rule["ha.does_not_appear"] == 22
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        # a degree adverb before a state word stays in a negated target (rules/targets.yaml degree_adverbs)
+        ("The cardiac silhouette is not significantly enlarged.", "significantly enlarged"),
+        ("The superior mediastinum is not markedly widened.", "markedly widened"),
+        # ... and is skipped like any verb form elsewhere
+        ("She has not really noticed any swelling.", "swelling"),
+        # a trailing "evident" / "visible" says where the finding would be seen, not what it is
+        ("No focal airspace consolidation evident.", "focal airspace consolidation"),
+        ("No displaced rib fracture visible.", "displaced rib fracture"),
+    ],
+)
+def test_negated_target_boundaries(text: str, target: str) -> None:
+    assert _pairs(text).get(target) == "UL1", _pairs(text)

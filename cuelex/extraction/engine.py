@@ -1042,6 +1042,7 @@ class Engine:
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
         self._observation_participles = frozenset(w.lower() for w in t.observation_participles)
+        self._degree_adverbs = frozenset(w.lower() for w in t.degree_adverbs)
         self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
         self._procedure_suffixes = tuple(w.lower() for w in t.procedure_suffixes)
         self._body_site_heads = frozenset(w.lower() for w in t.body_site_heads)
@@ -1396,7 +1397,7 @@ class Engine:
             break
         # verbs and adverbs after a negated verb ("has not noticed any blood"): the object is the target
         # (not the first word of a compound noun: "sleep apnea", "use disorder")
-        while i < j and not self._verb_noun_compounds.match_at(toks, i, j) and (
+        while i < j and not self._verb_noun_compounds.match_at(toks, i, j) and not self._kept_degree(toks, i, j) and (
             toks[i].low in self._verbs
             or toks[i].low in self._verb_like
             or (self._verb_form(toks, i, j) and toks[i].low not in self._modifier_words)
@@ -1723,6 +1724,10 @@ class Engine:
             and low not in self._modifier_words
             and not low.endswith("ly")
         )
+
+    def _kept_degree(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
+        """A degree adverb before a state word ("not significantly enlarged"): part of the target."""
+        return toks[i].low in self._degree_adverbs and i + 1 < j and toks[i + 1].low in self._state_words
 
     def _is_object_start(self, tok: _Tok) -> bool:
         return tok.low in self._OBJECT_START
