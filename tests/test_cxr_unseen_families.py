@@ -90,3 +90,14 @@ def test_strength_orders_the_new_cues() -> None:
 )
 def test_negated_target_boundaries(text: str, target: str) -> None:
     assert _pairs(text).get(target) == "UL1", _pairs(text)
+
+
+def test_definite_inside_a_negated_list_is_hedged_absence() -> None:
+    """'No A, B or definite C' reads C as 'no definite C' (ha.definite_in_negated_list); A and B stay UL1."""
+    found = _pairs("No focal airspace disease, pneumothorax or definite pleural fluid.")
+    assert found == {"focal airspace disease": "UL1", "pneumothorax": "UL1", "pleural fluid": "HEDGED_ABSENT"}
+    assert _pairs("No pneumothorax or definite evidence of a rib fracture.")["rib fracture"] == "HEDGED_ABSENT"
+    # a new clause after ", and" is no list member
+    assert "small right effusion" not in _pairs("No pneumothorax, and definite small right effusion is seen.")
+    # "obvious" is not a withheld certainty in the lexicon ("no obvious" is not hedged absence)
+    assert _pairs("No displaced fracture or obvious deformity.")["deformity"] == "UL1"
