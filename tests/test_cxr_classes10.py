@@ -66,11 +66,18 @@ def test_ranked_differential_is_the_cue_not_a_target() -> None:
     assert found == {"pulmonary edema": "UL2", "infection": "UL3", "aspiration": "UL3"}
 
 
-def test_definite_inside_a_negated_list_stays_with_the_negation() -> None:
-    # the real-text annotators read "no A, B or definite C" as certain absence of "definite C" (4 of
-    # 5 tune rows), while a stand-alone "no definite C" stays hedged absence (ha.no_definite)
+def test_definite_inside_a_negated_list_is_hedged_absence_of_that_member() -> None:
+    # "no A, B or definite C" is "no definite C" for its last member, as the stand-alone form
+    # (ha.no_definite; ha.definite_in_negated_list). The tenth session read it as UL1 (4 of 5 tune
+    # rows then); with batch 13 the tune half's annotators split 3 / 3 on this template, and the
+    # level follows the project's own reading of "no definite" (thirteenth session)
     found = _found("No focal consolidation, suspicious pulmonary opacity, pneumothorax or definite pleural effusion.")
-    assert set(found.values()) == {"UL1"}, found
+    assert found == {
+        "focal consolidation": "UL1",
+        "suspicious pulmonary opacity": "UL1",
+        "pneumothorax": "UL1",
+        "pleural effusion": "HEDGED_ABSENT",
+    }, found
 
 
 @pytest.mark.parametrize(

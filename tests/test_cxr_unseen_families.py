@@ -101,3 +101,13 @@ def test_definite_inside_a_negated_list_is_hedged_absence() -> None:
     assert "small right effusion" not in _pairs("No pneumothorax, and definite small right effusion is seen.")
     # "obvious" is not a withheld certainty in the lexicon ("no obvious" is not hedged absence)
     assert _pairs("No displaced fracture or obvious deformity.")["deformity"] == "UL1"
+
+
+def test_imaging_request_regions_and_conditions_are_no_targets() -> None:
+    """A region named by an imaging request, and "no known potential XXXX", name no finding."""
+    assert _pairs("Consider XXXX of the abdomen and pelvis with oral contrast.") == {}
+    assert _pairs("Proceed only if there is no known potential XXXX.") == {}
+    # a finding of the region still is one; "chest" and "thorax" stay UL4 regions
+    assert _pairs("Consider a possible neck abscess.") == {"neck abscess": "UL3"}
+    assert _pairs("The upper thorax is poorly visualized.") == {"upper thorax": "UL4"}
+    assert _pairs("No potential infection at the site.") == {"infection": "UL1"}
