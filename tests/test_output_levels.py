@@ -39,7 +39,8 @@ def _level(source: str, output: str, target: str) -> str:
          "pneumonia", "UL3"),
         # a bare negation before a predicate (telegraphic summaries)
         ("The heart is not enlarged.", "Heart not enlarged; lungs clear.", "enlarged", "UL1"),
-        ("The heart is not significantly enlarged.", "- Heart not significantly enlarged; mediastinum normal.", "enlarged", "UL1"),
+        # the degree adverb stays in the negated target (rules/targets.yaml degree_adverbs)
+        ("The heart is not significantly enlarged.", "- Heart not significantly enlarged; mediastinum normal.", "significantly enlarged", "UL1"),
         ("The aorta is not dilated.", "Aorta not dilated, stable.", "dilated", "UL1"),
         ("The heart is not enlarged.", "Heart enlarged; lungs clear.", "enlarged", "ASSERTED"),
         # a negated "anything" statement answers a general finding
