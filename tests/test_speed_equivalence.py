@@ -668,3 +668,21 @@ def test_memo_on_equals_memo_off_property(parts):
 def _on_off_engines() -> tuple[X.Engine, X.Engine]:
     res = cuelex.get_engine().resources
     return X.Engine(res), X.Engine(res, memo=False)
+
+
+def test_splitter_memos_answer_as_a_fresh_splitter():
+    """The abbreviation and header memos (keyed on the characters before a dot, the text before a
+    colon) give the cuts of a splitter that remembers nothing: the same text before a dot or a
+    colon in other surroundings, at the text's start, a hedge label and a negation label."""
+    rules = cuelex.get_engine().splitter.rules
+    warm = S.SentenceSplitter(rules)
+    texts = [
+        *demo_texts(),
+        "Dr. Smith saw her. Ddx: PE vs pneumonia.\nNo signs of: edema.\nFINDINGS: clear. e.g. x",
+        "e.g. Dr. A. B. approx. 5 cm. vs. B.\nDdx:\nIMPRESSION: None.\nIMPRESSION: Edema.",
+        "xe.g. Pneumonia. ye.g. Effusion.\n1. A. 2. B.\nLikely: PE.\nLikely pneumonia: yes.",
+    ]
+    for text in texts * 2:  # the second time round every answer comes from the memos
+        fresh = S.SentenceSplitter(rules)
+        assert warm.split(text) == fresh.split(text)
+    assert warm._abbrev_memo and warm._head_memo
