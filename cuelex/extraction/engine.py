@@ -1133,7 +1133,7 @@ class Engine:
         return (
             text[s:e],
             text[max(0, s - self._left_reach) : s],
-            tuple((m.start - s, m.end - s, m.kind, m.rule_id, id(m.entry)) for m in inside),
+            tuple([(m.start - s, m.end - s, m.kind, m.rule_id, id(m.entry)) for m in inside]),
         )
 
     def clear_memo(self) -> None:
@@ -2395,7 +2395,10 @@ class Engine:
             found = memo.get(key) if key is not None else None
             if found is not None:  # the same sentence in the same surroundings: the same pairs
                 delta = s - found[0]
-                pairs.extend(_moved(p, delta, doc_id) for p in found[1])
+                if delta:
+                    pairs.extend([_moved(p, delta, doc_id) for p in found[1]])
+                else:  # the same place in the text: the stored records, as the text memo gives them
+                    pairs.extend([p if p.doc_id == doc_id else _moved(p, 0, doc_id) for p in found[1]])
                 continue
             first = len(pairs)
             an = self._analyze_sentence(text, s, e, inside)
