@@ -686,3 +686,31 @@ def test_splitter_memos_answer_as_a_fresh_splitter():
         fresh = S.SentenceSplitter(rules)
         assert warm.split(text) == fresh.split(text)
     assert warm._abbrev_memo and warm._head_memo
+
+
+_NON_ASCII_SPLIT_TEXT = st.text(
+    alphabet=st.sampled_from(
+        list("ab Z1 2.)-*:;?!'\"(\n\t  ") + ["\r", "\x1c", "•", "’", "é", "\u212a", "ß", "\u200b", "A"]
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_NON_ASCII_SPLIT_TEXT, st.sampled_from(range(len(_MARKERS))))
+def test_list_cuts_on_text_with_ascii_spaces_equal_regex_scan(text, k):
+    """A non-ASCII text whose spaces are all ASCII ("•" bullets, quotes, KELVIN SIGN) takes the
+    one-scan path, trying the marker at every non-ASCII character after a list context: the same
+    cuts as the full ``regex`` scan."""
+    rules = cuelex.get_engine().splitter.rules
+    if k:
+        rules = rules.model_copy(update={"list_marker": _MARKERS[k]})
+    sp = S.SentenceSplitter(rules)
+    assert sp._list_cuts(text) == [m.start() for m in sp._list.finditer(text)]
+    assert S._WIDE_SPACE.search(text) is None
+
+
+def test_wide_space_is_the_non_ascii_whitespace():
+    assert set(S._WIDE_SPACE.findall("".join(S._LINE_SPACE))) == {
+        c for c in S._LINE_SPACE if not c.isascii()
+    }

@@ -42,6 +42,8 @@ _LINE_SPACE = frozenset(
     "\t\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
+# the non-ASCII ones (a text without them takes the one-scan path of ``_list_cuts``)
+_WIDE_SPACE = re.compile("[" + "".join(sorted(c for c in _LINE_SPACE if not c.isascii())) + "]")
 _LIST_CONTEXT = re.compile(r"[.;:!?](?=[^\S\n])|\n")  # a list context begins at its end
 _SPACE_CLASS = "".join(sorted(_LINE_SPACE | {"\n"})).encode("unicode_escape").decode("ascii")
 # sentence-final punctuation before what ``regex`` calls whitespace (plain character classes:
@@ -83,17 +85,18 @@ class SentenceSplitter:
         # the ASCII characters a marker match can start with (None: unknown); an ASCII character
         # outside them cannot start one, so the marker is not tried there
         self._marker_first = _first_ascii(rules.list_marker) if self._marker is not None else None
-        # on ASCII text, when no space can start a marker: the one place after each list context
+        # on text whose spaces are ASCII, when no space can start a marker: the one place after each list context
         # where one can (the end of its run of spaces), found in C (see ``_list_cuts``); each
         # match starts with the context's "\n" or ".;:!?" (so the engine skips to those), the
         # text's start apart
         first = self._marker_first
         places = None
         if first and first.isdisjoint(_LINE_SPACE | {"\n"}):
-            starts = "".join(re.escape(c) for c in sorted(first))
+            # (and every non-ASCII character: what may start a marker there is not known)
+            starts = "(?=[" + "".join(re.escape(c) for c in sorted(first)) + "]|[^\x00-\x7f])"
             places = (
-                re.compile(r"[ \t\x0b\x0c\r]*(?=[" + starts + "])"),
-                re.compile(r"(?:\n|[.;:!?](?=[ \t\x0b\x0c\r]))[ \t\x0b\x0c\r]*(?=[" + starts + "])"),
+                re.compile(r"[ \t\x0b\x0c\r]*" + starts),
+                re.compile(r"(?:\n|[.;:!?](?=[ \t\x0b\x0c\r]))[ \t\x0b\x0c\r]*" + starts),
             )
         self._marker_places = places
         self._header_colon = regex.compile(r"^[^\S\n]*([^:\n]{1,80}?):(?=\s|$)", regex.V1 | regex.M)
@@ -154,10 +157,13 @@ class SentenceSplitter:
             return [m.start() for m in self._list.finditer(text)]
         out = []
         end = 0  # where the last marker match ended: finditer goes on from there
-        if self._marker_places is not None and text.isascii():
-            # the spaces of a context cannot start a marker and every other character is ASCII,
-            # so of each context only the end of its run of spaces is tried (the loop below
-            # skips the rest): x is the context, q the run's end
+        if self._marker_places is not None and (
+            text.isascii() or _WIDE_SPACE.search(text) is None
+        ):
+            # every space of the text is ASCII and cannot start a marker, so of each context only
+            # the end of its run of spaces is tried, when an ASCII character that can start a
+            # marker or any non-ASCII character is there (the loop below skips the rest): x is
+            # the context, q the run's end
             at_start, after = self._marker_places
             found = at_start.match(text)
             places = itertools.chain(
