@@ -19,13 +19,17 @@ turns, CPU time). Prints old/new and each side against negspacy, per round, best
 from __future__ import annotations
 
 import gc
+import importlib.util
 import statistics
+import subprocess
+import sys
+import tempfile
 from collections.abc import Callable
 
 import extract_ab
 import spacy
 import speed
-from extract_ab import _load, timed_turns
+from extract_ab import timed_turns
 
 import cuelex
 from cuelex import component as new_component
@@ -42,11 +46,6 @@ def old_modules(rev: str) -> tuple[type, type, type]:
 
 def _load_component(rev: str) -> object:
     """``cuelex/component.py`` at ``rev``, its relative imports made absolute, no factory."""
-    import subprocess
-    import sys
-    import tempfile
-    import importlib.util
-
     source = subprocess.run(
         ["git", "show", f"{rev}:cuelex/component.py"],
         cwd=extract_ab.ROOT, check=True, capture_output=True, text=True,
