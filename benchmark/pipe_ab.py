@@ -1,5 +1,7 @@
-"""A/B of ``cuelex.load()`` through ``nlp.pipe``: a git revision's tokenizer, component, engine and
-sentence splitter against the working tree's, with negspacy's pipeline in the same turns.
+"""A/B of ``cuelex.load()`` through ``nlp.pipe``: a git revision against the working tree.
+
+The revision's tokenizer, component, engine and sentence splitter against the working tree's,
+with negspacy's pipeline in the same turns.
 
 Run from the repository root (offline, a few minutes on a shared machine):
     .venv/bin/python benchmark/pipe_ab.py [--rev 7b60cd9] [--rounds 5]
