@@ -797,6 +797,38 @@ comparison. The benchmark build (`bench_scale.py`, docs/benchmark.md) on the 100
 with the fitted repetition: 493 notes/s on two workers (bar 1,000), main-process peak memory 992 MiB
 (the last block before, on the template-only corpus, read 745 notes/s and 190 MiB; not profiled).
 
+**Thirteenth round (2026-11-24): the splitter's repeated tests, memoised; `cuelex.load()` A/B**
+(`benchmark/pipe_ab.py`, new: the tokenizer, component, engine and splitter of a git revision
+beside the current ones in one process, byte-identical Docs, pairs and pairs JSON checked on
+every text first; then cold passes, the two pipelines and negspacy's taking turns every 20
+texts, CPU time). Where an IU report's `nlp.pipe` goes (`component_ab.py`, CPU µs, load
+average 1–2): tokenizer 112, `extract` 409, the component's own steps 81 (target spans 29,
+reading `Doc._.cue_pairs` 30, the annotation checks 16, storing 5); negspacy's whole pipeline
+costs about 590. Within `extract` the splitter took 97 µs of an IU report (punctuation cuts 32,
+of which the abbreviation test before each "." was most, header cuts 29, list cuts 12, building
+the spans 20) and about a fifth of an ACI note. Changed, outputs identical: the abbreviation test
+depends only on the eight characters before a dot and the header test only on the text before a
+line's colon, so both answers are memoised under those texts (bounded; clinical notes end most
+sentences with the same words and repeat their headers; a test compares a warm splitter with
+fresh ones); the spans are built from the sorted cuts without a filtered copy; the one-scan
+list-cut path (eighth round) now also serves non-ASCII texts whose spaces are all ASCII, the
+marker tried at every non-ASCII character after a list context (85 of the 207 ACI notes; a
+hypothesis test with bullets, quotes and KELVIN SIGN against the `regex` scan); `cuelex.load()`'s
+tokenizer builds its set of new chunks only when some chunk is not yet warm (`issuperset`, 11 →
+6 µs a report); a sentence-memo hit at the same offset under the same `doc_id` gives the stored
+records, as the text memo already did. Splitter per IU report 97 → 66 µs. Old/new against the
+session start (7b60cd9), medians (best) of rounds at load average 6–8: `extract` 1.10 (1.11) IU,
+1.07 (1.08) ACI for the splitter memos (`extract_ab.py --pipe`, 3 rounds); `nlp.pipe` + reading
+the pairs 1.08 (1.08) IU and 1.07 (1.08) ACI (`pipe_ab.py`, 3 rounds, load average 8–10), against negspacy in the same turns
+0.89× → 0.96× (IU) and 0.77× → 0.82× (ACI). Looked at and left: `has_annotation` with the attribute's
+integer id (2.4 µs either way), `char_span` (3.5 µs a span, in Cython), the per-pair copy when
+the pairs are read (2.8 µs, pydantic's object layout), the scan's prefilter (its stdlib scan of
+word starts costs as much as a bare scan for word starts alone: no Python-level rewrite is
+cheaper) and `_make_cue`'s context rules (five). The bar (≥ 1×) is not met in these loaded
+rounds; what is left is spaCy's tokenizer, the scan's regex calls and the analysis of missed
+sentences (`_alternative_groups` and `_forward_targets`, Python per token), which is where a
+compiled analysis would pay. The build's memory (`Selector.seen`) was not attempted.
+
 ## Linking
 
 {link_table}

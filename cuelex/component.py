@@ -59,9 +59,10 @@ class TextKeepingTokenizer(Tokenizer):
         self.texts: weakref.WeakKeyDictionary[Doc, str] = weakref.WeakKeyDictionary()
 
     def __call__(self, text: str) -> Doc:
-        new = set(text.split())  # str.split and spaCy cut chunks at the same (isspace) characters
-        new.difference_update(self._warmed)
-        if new:
+        chunks = text.split()  # str.split and spaCy cut chunks at the same (isspace) characters
+        if not self._warmed.issuperset(chunks):  # (no set built when every chunk is warm)
+            new = set(chunks)
+            new.difference_update(self._warmed)
             if len(self._warmed) > _WARMED_MAX:  # bounded: a chunk warmed again only costs time
                 self._warmed.clear()
             tokenize = super().__call__

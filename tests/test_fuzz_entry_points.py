@@ -150,3 +150,10 @@ def test_score_table_reader_on_arbitrary_bytes(suffix, data):
         except (InputError, ValueError):
             return
         assert "source" in frame.columns
+
+
+def test_superscript_digit_is_no_list_number():
+    """"²" is a digit to str.isdigit but no number to int(): the list-number test reads decimals
+    only (found by test_score_any_pair_of_texts: it raised ValueError)."""
+    assert cuelex.extract("possible 0²") == []
+    assert cuelex.score("", "possible 0²", n_boot=0) is not None

@@ -668,3 +668,49 @@ def test_memo_on_equals_memo_off_property(parts):
 def _on_off_engines() -> tuple[X.Engine, X.Engine]:
     res = cuelex.get_engine().resources
     return X.Engine(res), X.Engine(res, memo=False)
+
+
+def test_splitter_memos_answer_as_a_fresh_splitter():
+    """The abbreviation and header memos (keyed on the characters before a dot, the text before a
+    colon) give the cuts of a splitter that remembers nothing: the same text before a dot or a
+    colon in other surroundings, at the text's start, a hedge label and a negation label."""
+    rules = cuelex.get_engine().splitter.rules
+    warm = S.SentenceSplitter(rules)
+    texts = [
+        *demo_texts(),
+        "Dr. Smith saw her. Ddx: PE vs pneumonia.\nNo signs of: edema.\nFINDINGS: clear. e.g. x",
+        "e.g. Dr. A. B. approx. 5 cm. vs. B.\nDdx:\nIMPRESSION: None.\nIMPRESSION: Edema.",
+        "xe.g. Pneumonia. ye.g. Effusion.\n1. A. 2. B.\nLikely: PE.\nLikely pneumonia: yes.",
+    ]
+    for text in texts * 2:  # the second time round every answer comes from the memos
+        fresh = S.SentenceSplitter(rules)
+        assert warm.split(text) == fresh.split(text)
+    assert warm._abbrev_memo and warm._head_memo
+
+
+_NON_ASCII_SPLIT_TEXT = st.text(
+    alphabet=st.sampled_from(
+        list("ab Z1 2.)-*:;?!'\"(\n\t  ") + ["\r", "\x1c", "•", "’", "é", "\u212a", "ß", "\u200b", "A"]
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_NON_ASCII_SPLIT_TEXT, st.sampled_from(range(len(_MARKERS))))
+def test_list_cuts_on_text_with_ascii_spaces_equal_regex_scan(text, k):
+    """A non-ASCII text whose spaces are all ASCII ("•" bullets, quotes, KELVIN SIGN) takes the
+    one-scan path, trying the marker at every non-ASCII character after a list context: the same
+    cuts as the full ``regex`` scan."""
+    rules = cuelex.get_engine().splitter.rules
+    if k:
+        rules = rules.model_copy(update={"list_marker": _MARKERS[k]})
+    sp = S.SentenceSplitter(rules)
+    assert sp._list_cuts(text) == [m.start() for m in sp._list.finditer(text)]
+    assert S._WIDE_SPACE.search(text) is None
+
+
+def test_wide_space_is_the_non_ascii_whitespace():
+    assert set(S._WIDE_SPACE.findall("".join(S._LINE_SPACE))) == {
+        c for c in S._LINE_SPACE if not c.isascii()
+    }

@@ -1134,7 +1134,7 @@ class Engine:
         return (
             text[s:e],
             text[max(0, s - self._left_reach) : s],
-            tuple((m.start - s, m.end - s, m.kind, m.rule_id, id(m.entry)) for m in inside),
+            tuple([(m.start - s, m.end - s, m.kind, m.rule_id, id(m.entry)) for m in inside]),
         )
 
     def clear_memo(self) -> None:
@@ -1932,7 +1932,7 @@ class Engine:
         earlier item of the same sentence, so "2." is the next item's number (its item lost its full
         stop). A sentence "2. Possible rib 3." reads "3" the same way (accepted: rare wording)."""
         low = toks[m].low
-        if not (low.isdigit() and len(low) <= 2 and int(low) > 1) or m + 1 >= len(toks) or toks[m + 1].low != ".":
+        if not (low.isdecimal() and len(low) <= 2 and int(low) > 1) or m + 1 >= len(toks) or toks[m + 1].low != ".":
             return False
         prev = str(int(low) - 1)
         return any(toks[q].low == prev and toks[q + 1].low == "." for q in range(m - 1))
@@ -2400,7 +2400,10 @@ class Engine:
             found = memo.get(key) if key is not None else None
             if found is not None:  # the same sentence in the same surroundings: the same pairs
                 delta = s - found[0]
-                pairs.extend(_moved(p, delta, doc_id) for p in found[1])
+                if delta:
+                    pairs.extend([_moved(p, delta, doc_id) for p in found[1]])
+                else:  # the same place in the text: the stored records, as the text memo gives them
+                    pairs.extend([p if p.doc_id == doc_id else _moved(p, 0, doc_id) for p in found[1]])
                 continue
             first = len(pairs)
             an = self._analyze_sentence(text, s, e, inside)

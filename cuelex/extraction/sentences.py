@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import regex
 
+from .._memo import BoundedMemo
 from ..schema import SentenceRules
 from .regexfirst import first_of_seq
 from .regexfirst import sre_constants as _sre_constants
@@ -41,6 +42,8 @@ _LINE_SPACE = frozenset(
     "\t\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
+# the non-ASCII ones (a text without them takes the one-scan path of ``_list_cuts``)
+_WIDE_SPACE = re.compile("[" + "".join(sorted(c for c in _LINE_SPACE if not c.isascii())) + "]")
 _LIST_CONTEXT = re.compile(r"[.;:!?](?=[^\S\n])|\n")  # a list context begins at its end
 _SPACE_CLASS = "".join(sorted(_LINE_SPACE | {"\n"})).encode("unicode_escape").decode("ascii")
 # sentence-final punctuation before what ``regex`` calls whitespace (plain character classes:
@@ -53,6 +56,8 @@ _LINE = re.compile(r"\n")
 # a run of what str.isalnum() accepts (\w less "_" in the stdlib engine) and "." or "/"
 _RUN_CHAR = re.compile(r"[^\W_]|[./]")
 _RUN_BEFORE = re.compile(r"(?:[^\W_]|[./])+\Z")  # searched with endpos at the dot
+# distinct texts before a dot (and header texts) whose answers a splitter remembers at most
+_MEMO_MAX = 8192
 
 
 class SentenceSplitter:
@@ -80,17 +85,18 @@ class SentenceSplitter:
         # the ASCII characters a marker match can start with (None: unknown); an ASCII character
         # outside them cannot start one, so the marker is not tried there
         self._marker_first = _first_ascii(rules.list_marker) if self._marker is not None else None
-        # on ASCII text, when no space can start a marker: the one place after each list context
+        # on text whose spaces are ASCII, when no space can start a marker: the one place after each list context
         # where one can (the end of its run of spaces), found in C (see ``_list_cuts``); each
         # match starts with the context's "\n" or ".;:!?" (so the engine skips to those), the
         # text's start apart
         first = self._marker_first
         places = None
         if first and first.isdisjoint(_LINE_SPACE | {"\n"}):
-            starts = "".join(re.escape(c) for c in sorted(first))
+            # (and every non-ASCII character: what may start a marker there is not known)
+            starts = "(?=[" + "".join(re.escape(c) for c in sorted(first)) + "]|[^\x00-\x7f])"
             places = (
-                re.compile(r"[ \t\x0b\x0c\r]*(?=[" + starts + "])"),
-                re.compile(r"(?:\n|[.;:!?](?=[ \t\x0b\x0c\r]))[ \t\x0b\x0c\r]*(?=[" + starts + "])"),
+                re.compile(r"[ \t\x0b\x0c\r]*" + starts),
+                re.compile(r"(?:\n|[.;:!?](?=[ \t\x0b\x0c\r]))[ \t\x0b\x0c\r]*" + starts),
             )
         self._marker_places = places
         self._header_colon = regex.compile(r"^[^\S\n]*([^:\n]{1,80}?):(?=\s|$)", regex.V1 | regex.M)
@@ -101,6 +107,11 @@ class SentenceSplitter:
             + r")[^\S\n]*(?:\*\*|__)?[^\S\n]*",
             regex.V1 | regex.IGNORECASE,
         )
+        # the abbreviation test depends only on the few characters before a dot, the header test
+        # only on the text before a line's colon: answers memoised under those texts (clinical
+        # notes end most sentences with the same words and repeat their headers)
+        self._abbrev_memo: BoundedMemo[str, bool] = BoundedMemo(_MEMO_MAX)
+        self._head_memo: BoundedMemo[str, bool] = BoundedMemo(_MEMO_MAX)
 
     def __reduce__(self):  # picklable: rebuild from the rules
         return (SentenceSplitter, (self.rules,))
@@ -114,10 +125,14 @@ class SentenceSplitter:
         self._punct_cuts(text, cuts)
         self._header_cuts(text, cuts)
         cuts.update(self._list_cuts(text))
+        n = len(text)
         cuts.discard(0)
-        bounds = [0, *sorted(c for c in cuts if 0 < c < len(text)), len(text)]
+        cuts.discard(n)  # every cut is in (0, n] (a header colon may end the text)
         spans = []
-        for a, b in itertools.pairwise(bounds):
+        a = 0
+        for cut in (*sorted(cuts), n):
+            b = cut
+            start = cut  # the next span's start
             while a < b and text[a].isspace():
                 a += 1
             while b > a and text[b - 1].isspace():
@@ -126,6 +141,7 @@ class SentenceSplitter:
                 spans.extend(_windows(text, a, b))
             elif a < b:
                 spans.append((a, b))
+            a = start
         return spans
 
     def _list_cuts(self, text: str) -> list[int]:
@@ -141,10 +157,13 @@ class SentenceSplitter:
             return [m.start() for m in self._list.finditer(text)]
         out = []
         end = 0  # where the last marker match ended: finditer goes on from there
-        if self._marker_places is not None and text.isascii():
-            # the spaces of a context cannot start a marker and every other character is ASCII,
-            # so of each context only the end of its run of spaces is tried (the loop below
-            # skips the rest): x is the context, q the run's end
+        if self._marker_places is not None and (
+            text.isascii() or _WIDE_SPACE.search(text) is None
+        ):
+            # every space of the text is ASCII and cannot start a marker, so of each context only
+            # the end of its run of spaces is tried, when an ASCII character that can start a
+            # marker or any non-ASCII character is there (the loop below skips the rest): x is
+            # the context, q the run's end
             at_start, after = self._marker_places
             found = at_start.match(text)
             places = itertools.chain(
@@ -230,25 +249,39 @@ class SentenceSplitter:
     def _punct_cuts(self, text: str, cuts: set[int]) -> None:
         for m in _TERMINAL_NEXT.finditer(text):
             following = m.group(1)
-            nxt = m.start(1)
             if not (following.isupper() or following.isdigit() or following in "-•*▪◦·\"'(["):
                 continue
-            mark = text[m.start()]
+            start = m.start()
+            mark = text[start]
             if mark == "?":
                 # "? PE" / "?PE" is a cue, not a question ending: only cut when "?" ends a word.
-                if m.start() == 0 or not text[m.start() - 1].isalnum():
+                if start == 0 or not text[start - 1].isalnum():
                     continue
             if mark == "." and (
-                self._abbreviation_before(text, m.start())
-                or self._list_number_before(text, m.start())
+                self._abbreviation_before(text, start) or self._list_number_before(text, start)
             ):
                 continue
-            cuts.add(nxt)
+            cuts.add(m.start(1))
 
     def _abbreviation_before(self, text: str, dot: int) -> bool:
+        """Is the run of alphanumerics, "." and "/" before the dot an abbreviation or initial?
+
+        The answer depends only on the characters from one before the longest abbreviation's
+        reach up to the dot (fewer at the text's start: the key's length tells which), so it is
+        memoised under them.
+        """
+        lo = max(0, dot - self._abbrev_reach)
+        key = text[lo - 1 if lo else 0 : dot]
+        found = self._abbrev_memo.get(key)
+        if found is None:
+            found = self._abbrev_memo.put(key, self._abbreviation_at_end(key, 1 if lo else 0))
+        return found
+
+    def _abbreviation_at_end(self, text: str, lo: int) -> bool:
+        """``_abbreviation_before`` of the dot at ``len(text)``, looking back no further than ``lo``."""
         # the run of alphanumerics, "." and "/" before the dot, looked for only as far back as
         # the longest abbreviation reaches: a longer run is no abbreviation, initial or initialism
-        lo = max(0, dot - self._abbrev_reach)
+        dot = len(text)
         m = _RUN_BEFORE.search(text, lo, dot)
         if m is None:
             return False
@@ -289,15 +322,23 @@ class SentenceSplitter:
             if m is None:
                 continue
             head = m.group(1)
-            words = _WORD.findall(head)
-            if 0 < len(words) <= self.rules.header_max_tokens and not _DIGIT_END.search(head):
-                if _NONE_AFTER_COLON.match(text, m.end()):
-                    continue  # "Pericardial effusion: None." is one statement
-                if _NEGATION_LABEL.fullmatch(head):
-                    continue  # "No signs of: A, B, or C" is one statement
-                if self._hedge_label.fullmatch(head):
-                    continue  # "Ddx: A vs B" is one statement
+            found = self._head_memo.get(head)
+            if found is None:
+                found = self._head_memo.put(head, self._is_header_text(head))
+            if found and not _NONE_AFTER_COLON.match(text, m.end()):
+                # (not when "Pericardial effusion: None." is one statement)
                 cuts.add(m.end())
+
+    def _is_header_text(self, head: str) -> bool:
+        """Does the text before a line's colon make a header (a cut after the colon)?"""
+        words = _WORD.findall(head)
+        if not 0 < len(words) <= self.rules.header_max_tokens or _DIGIT_END.search(head):
+            return False
+        if _NEGATION_LABEL.fullmatch(head):
+            return False  # "No signs of: A, B, or C" is one statement
+        if self._hedge_label.fullmatch(head):
+            return False  # "Ddx: A vs B" is one statement
+        return True
 
 
 def _self_contained(pattern: str) -> bool:
