@@ -454,3 +454,24 @@ def test_bertscore_offline_beside_the_metrics(monkeypatch):
     assert same["f1"] == pytest.approx(1.0, abs=1e-4)
     with pytest.raises(ValueError, match="pairwise"):
         bertscore(["a", "b"], ["a"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This suggests that you may have been exposed to histoplasmosis in the past.",
+        "You may have had pneumonia last year.",
+        "Possible rib fracture as a child.",
+    ],
+)
+def test_a_past_statement_scored_against_itself_is_preserved(text):
+    """A time phrase after the target ("in the past", "last year") makes an output mention the
+    patient's past; the source target followed by the same phrase is the past too, so a text
+    scored against itself keeps it (found on a chest X-ray rewrite kept outside the project)."""
+    r = score(text, text, n_boot=0)
+    assert r.pairs and all(p.fate == "preserved" for p in r.pairs), [(p.source.target_text, p.fate) for p in r.pairs]
+
+
+def test_a_past_mention_is_still_no_current_statement():
+    r = score("Possible pneumonia.", "You had pneumonia last year.", n_boot=0)
+    assert [p.fate for p in r.pairs] == ["dropped"]

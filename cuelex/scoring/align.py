@@ -942,10 +942,17 @@ def place_after(text: str) -> tuple[str, ...]:
 
 def target_in_history(p: CueTargetPair) -> bool:
     """True when the source target is itself the patient's past or a relative's ("history of
-    pneumonia"): its own words or the words just before it in its sentence."""
+    pneumonia"): its own words, the words just before it in its sentence, or a time phrase just
+    after it ("exposed to histoplasmosis in the past") — the same phrase that makes an output
+    mention the past (:func:`other_finding`), so a statement scored against itself keeps it."""
     ts = max(p.target_start - p.sentence_start, 0)
+    te = max(p.target_end - p.sentence_start, ts)
     before = normal_words(p.sentence[max(0, ts - 60) : ts])
-    return history_before(before) or any(w in history_words() for w in normal_words(p.target_text))
+    return (
+        history_before(before)
+        or any(w in history_words() for w in normal_words(p.target_text))
+        or _LONG_AGO.match(p.sentence, te, min(len(p.sentence), te + 60)) is not None
+    )
 
 
 def target_sites(p: CueTargetPair) -> frozenset[str]:
