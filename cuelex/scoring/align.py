@@ -1113,10 +1113,13 @@ def _course_subject(p: CueTargetPair) -> str | None:
 
 #: A word that opens a condition: a course phrase after it in its clause is a contingency.
 _CONDITION = regex.compile(r"(?<![\w'’])(?:if|unless|should|in[ \t]+case)(?![\w'’])", regex.V1 | regex.IGNORECASE)
-#: A condition on a change of a measurement: the course words, or "any" ("message us for ANY
-#: elevated readings", as the source's "contact me for any elevation in these readings").
+#: A condition on a change of a measurement: the course words, "any" ("message us for ANY
+#: elevated readings", as the source's "contact me for any elevation in these readings"), or a
+#: verb of telling the clinic ("REPORT elevated readings", "portal MSG for elevated readings"): a
+#: raise to report when it happens is a contingency, as the source's "call if".
 _MEASURE_CONDITION = regex.compile(
-    r"(?<![\w'’])(?:if|unless|should|in[ \t]+case|any)(?![\w'’])", regex.V1 | regex.IGNORECASE
+    r"(?<![\w'’])(?:if|unless|should|in[ \t]+case|any|report|notify|msg|message)(?![\w'’])",
+    regex.V1 | regex.IGNORECASE,
 )
 
 
@@ -1404,6 +1407,8 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
                 if toks[j].norm in organ or toks[j].norm in study:
                     b = j
                 j += 1
+            if toks[b].norm in study:
+                continue  # "a normal chest X-ray": the study is normal, no organ's state (FATE_GUIDELINES)
             groups, seen_study = organs(i + 1, b)
             done("normal", i, b, groups, False, seen_study)
             continue
@@ -1417,6 +1422,10 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         k -= 1
         while near(i, k) and toks[k].norm in _NORMAL_SKIP:
             k -= 1
+        if near(i, k) and toks[k].norm in study:
+            # "your chest X-ray looks normal": the subject is the study, which says nothing of each
+            # organ's state (FATE_GUIDELINES: a normal X-ray mentions no negated finding)
+            continue
         a = -1
         while near(i, k) and i - k <= 10 and (
             toks[k].norm in organ or toks[k].norm in study or toks[k].norm in _ORGAN_GLUE
@@ -1907,6 +1916,8 @@ class Aligner:
         """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`)."""
 
         sides = _SIDES.intersection(words) if len(_SIDES.intersection(words)) == 1 else frozenset()
+        # "elevated blood pressures": found as its raise said of a reading, never as the quantity alone
+        raised = raised_measurement(words) if words else None
 
         def fit(cands: list[_Cand]) -> list[_Cand]:
             return [
@@ -1952,6 +1963,10 @@ class Aligner:
                     if g:
                         return g
                 r = self._cui(target, words, cui, idx, output_pairs)
+                if r and raised:
+                    # the measured quantity alone ("blood pressure") is not its raise
+                    kept = [c for c in r[1] if (c.detail or r[0]) != "head_concept"]
+                    r = (r[0], kept) if kept else None
                 if r and fit(r[1]):
                     r = (r[0], fit(r[1]))
                     for c in r[1]:
@@ -1970,7 +1985,7 @@ class Aligner:
                     h = fit(_named_candidates(words, idx))
                     if h:
                         return h
-                    h = fit(self._head(words, idx))
+                    h = fit(self._head(words, idx)) if not raised else []
                     if h:
                         return [_labelled(c, "normalized", c.detail or "head") for c in h]
             elif tier == "parts" and words:
@@ -1980,7 +1995,7 @@ class Aligner:
                 c = fit(_description_candidates(words, idx))
                 if c:
                     return label(c, "parts", "description")
-                c = fit(_derived_candidates(words, idx, site))
+                c = fit(_derived_candidates((raised,) if raised else words, idx, site))
                 if c:
                     return [_labelled(x, "parts", x.detail or "derivation") for x in c]
             elif tier == "fuzzy" and words:
@@ -2543,6 +2558,10 @@ class Aligner:
         comp = tuple(w for w in rest if w not in _FUNCTION and w not in _POSSESSIVES and not _is_modifier(w))
         if not comp:
             return []
+        if all(w in alignment_context()[0] for w in comp):
+            # "strain of the right knee": the complement is the place, the finding is the head, so
+            # "the outer side of your right knee" names no strain
+            return []
         toks = idx.tokens
         out: list[_Cand] = []
         for s, e in idx.lookup_form(comp):
@@ -3088,6 +3107,24 @@ _MEASUREMENT_NOUNS = frozenset(
 )  # fmt: skip
 #: Verbs before "up" that make it a rise ("readings GO up"); "follow up", "sign up" are no change.
 _RISE_VERBS = frozenset({"go", "goes", "went", "going", "gone", "creep", "creeps", "crept", "creeping", "shoot", "shoots", "shot"})
+
+
+def raised_measurement(words: Sequence[str]) -> str | None:
+    """The change word of a raised-measurement target ("elevated blood pressures", "increased blood
+    sugars" → elevation / increase): a raise word whose noun has ``measure`` rows in
+    ``derived_forms.tsv`` before a measured quantity (:data:`_MEASUREMENT_NOUNS`). Such a target is
+    the raise, not the quantity: "your blood pressure is well controlled" does not mention it,
+    "call if you see any high readings" does. None for any other target."""
+    content = [w for w in words if w not in _FUNCTION]
+    if len(content) < 2 or content[-1] not in _MEASUREMENT_NOUNS:
+        return None
+    stem = derived_stem(content[0])
+    if not stem:
+        return None
+    for key, rows in derived_forms().items():
+        if any(kind == "measure" for _f, kind in rows) and derived_stem(key) == stem:
+            return key
+    return None
 
 
 def _stem(word: str) -> str:
