@@ -105,3 +105,17 @@ def test_cp_is_chest_pain(output, fate):
 def test_cp_is_case_sensitive():
     source = "He should return if he develops chest pain or shortness of breath."
     assert _fate(source, "Call the cp clinic with questions.", "chest pain")[0] == "ABSENT"
+
+
+@pytest.mark.parametrize(
+    ("output", "fate"),
+    [
+        ("Overall, your chest X-ray looks normal for your heart and lungs.", "UL1"),
+        ("The X-ray looked normal in the heart and lungs.", "UL1"),
+        ("Your chest X-ray looks normal.", "ABSENT"),
+        ("Your chest X-ray looks normal for your age.", "ABSENT"),
+    ],
+)
+def test_a_normal_study_answers_only_for_the_organs_it_names(output, fate):
+    source = "No acute cardiopulmonary abnormality."
+    assert _fate(source, output, "acute cardiopulmonary abnormality")[0] == fate

@@ -1063,6 +1063,9 @@ _NEG_GLUE = frozenset({"any", "other", "sign", "evidence", "of", "more", "furthe
 _FOUND_VERBS = frozenset({"was", "were", "is", "are", "be", "been", "found", "seen", "noted", "detected", "shown", "identified", "visible", "present"})
 _ABOUT = frozenset({"with", "in", "of", "involving", "affecting", "about", "within", "on", "to"})
 #: Between the organs and "normal": the verb, and adverbs or hedges whose level is read separately.
+#: After a study said to be normal, the words that name the organs it is normal for ("your X-ray
+#: looks normal FOR your heart and lungs", "normal IN the lungs").
+_STUDY_ORGAN_PREPS = frozenset({"for", "in", "regarding", "around"})
 _COPULA = frozenset({"look", "looked", "is", "are", "was", "were", "appear", "appeared", "seem", "seemed", "remain", "remained", "be", "been"})
 _NORMAL_SKIP = frozenset(
     """completely totally entirely perfectly all quite very overall generally mostly otherwise both
@@ -1424,7 +1427,18 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
             k -= 1
         if near(i, k) and toks[k].norm in study:
             # "your chest X-ray looks normal": the subject is the study, which says nothing of each
-            # organ's state (FATE_GUIDELINES: a normal X-ray mentions no negated finding)
+            # organ's state (FATE_GUIDELINES: a normal X-ray mentions no negated finding), unless
+            # the organs follow ("looks normal FOR your heart and lungs")
+            j, b = i + 1, i
+            if same(i, j) and toks[j].norm in _STUDY_ORGAN_PREPS:
+                j += 1
+                while same(i, j) and j - i <= 7 and (toks[j].norm in organ or toks[j].norm in _ORGAN_GLUE):
+                    if toks[j].norm in organ:
+                        b = j
+                    j += 1
+            if b > i:
+                groups, _ = organs(i + 1, b)
+                done("normal", k, b, groups, False, True)
             continue
         a = -1
         while near(i, k) and i - k <= 10 and (
