@@ -119,3 +119,24 @@ def test_cp_is_case_sensitive():
 def test_a_normal_study_answers_only_for_the_organs_it_names(output, fate):
     source = "No acute cardiopulmonary abnormality."
     assert _fate(source, output, "acute cardiopulmonary abnormality")[0] == fate
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target", "found"),
+    [
+        ("Palpitations. Possibly a thyroid etiology; TSH ordered.",
+         "Your racing heartbeat might have a thyroid cause.", "thyroid etiology", True),
+        ("Heartburn. Suspected functional etiology of heartburn.",
+         "There is likely also a \"functional\" cause behind your heartburn.", "functional etiology of heartburn", True),
+        ("Diarrhea. I suspect an infectious etiology.", "Diarrhea – ? infectious source.", "infectious etiology", True),
+        # the kind said elsewhere in the sentence is no cause of that kind
+        ("Chronic cough. I suspect an allergic etiology.",
+         "The cause of the cough is unclear; allergic rhinitis hx.", "allergic etiology", False),
+        ("Palpitations. Possibly a thyroid etiology.", "We do not know the cause yet.", "thyroid etiology", False),
+    ],
+)
+def test_a_cause_is_found_with_another_cause_noun(source, output, target, found):
+    fate, detail = _fate(source, output, target)
+    assert (fate != "ABSENT") is found
+    if found:
+        assert detail == "cause"

@@ -162,6 +162,7 @@ CONFIDENCE: dict[str, float] = {
     "normalized/modifiers": 0.9,
     "normalized/head": 0.75,
     "normalized/complement": 0.6,
+    "normalized/cause": 0.75,
     "normalized/evidence": 0.8,
     "abbreviation/vocabulary": 0.95,
     "abbreviation/linker": 0.95,
@@ -1455,6 +1456,44 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
     return out
 
 
+#: Nouns that name where a finding comes from: any one of them says the same relation ("an infectious
+#: etiology" ~ "an infectious cause", "a functional component" ~ "a 'functional' cause").
+_CAUSE_NOUNS = frozenset({"etiology", "aetiology", "cause", "source", "origin", "component", "reason", "culprit"})
+#: What may stand between a cause's kind and its noun: quotes, hyphens and another kind word.
+_CAUSE_GAP = 2
+#: Punctuation that parts a kind word from a cause noun (quotes and hyphens do not: a "functional" cause).
+_CAUSE_BREAK = regex.compile(r"[.,;:!?()\[\]\n]", regex.V1)
+
+
+def _cause_candidates(kind: Sequence[str], idx: OutputIndex) -> list[_Cand]:
+    """A cause target said with another cause noun: its kind words ("infectious", "thyroid") each
+    found in one segment just before (at most :data:`_CAUSE_GAP` other words between) a noun of
+    :data:`_CAUSE_NOUNS` ("? infectious cause", "might have a thyroid cause", "a 'functional'
+    cause"); detail ``cause``. The kind must be said of the cause itself, never elsewhere in the
+    sentence ("the cause is unclear; allergic rhinitis" is no allergic cause)."""
+    need = [w for w in kind if w not in _FUNCTION and not _is_modifier(w)]
+    if not need:
+        return []
+    toks = idx.tokens
+    out: list[_Cand] = []
+    for i, t in enumerate(toks):
+        if t.norm not in _CAUSE_NOUNS:
+            continue
+        lo = i
+        while lo - 1 >= max(0, i - len(need) - _CAUSE_GAP) and toks[lo - 1].sent == t.sent and not _CAUSE_BREAK.search(
+            idx.text, toks[lo - 1].end, toks[lo].start
+        ):
+            lo -= 1
+        before = [toks[k].norm for k in range(lo, i)]
+        if not all(w in before for w in need):
+            continue
+        start = min(k for k in range(lo, i) if toks[k].norm in need)
+        c = _Cand(toks[start].start, t.end, 85.0)
+        c.detail = "cause"
+        out.append(c)
+    return out
+
+
 def _labelled(c: _Cand, tier: str, detail: str) -> _Cand:
     c.tier, c.detail = tier, detail
     return c
@@ -2546,6 +2585,8 @@ class Aligner:
             while k < i and (toks[k].norm in _ARTICLES or (_is_modifier(toks[k].norm) and toks[k].norm not in own)):
                 k += 1
             out.append(_Cand(toks[k].start, toks[i].end, 85.0))
+        if not out and head in _CAUSE_NOUNS:
+            out = _cause_candidates(core[:-1], idx)
         if not out and cut:
             out = self._complement(words[len(pre) + 1 :], idx)
         return out
