@@ -140,3 +140,12 @@ def test_a_cause_is_found_with_another_cause_noun(source, output, target, found)
     assert (fate != "ABSENT") is found
     if found:
         assert detail == "cause"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["You have not had any high readings.", "Your log shows no high readings at all, without any elevated values."],
+)
+def test_any_under_a_negation_is_no_condition(text):
+    start = text.rindex("elevated") if "elevated" in text else text.index("high")
+    assert measure_condition(text, start) is None

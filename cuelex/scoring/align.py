@@ -1130,7 +1130,13 @@ _MEASURE_CONDITION = regex.compile(
 def measure_condition(text: str, start: int) -> tuple[int, int] | None:
     """The condition word that makes a raised reading at ``start`` a contingency ("if your readings
     go up", "for any elevated readings"), as :func:`course_condition`; else None."""
-    return course_condition(text, start, _MEASURE_CONDITION)
+    cond = course_condition(text, start, _MEASURE_CONDITION)
+    if cond is not None and text[cond[0] : cond[1]].lower() == "any":
+        # "you have not had ANY high readings", "no ANY": "any" under a negation is no condition
+        before = [w.lower() for w in _WORD.findall(text[max(0, cond[0] - 40) : cond[0]])][-3:]
+        if any(w in _NOT_WORDS or w.endswith("n't") or w in ("without", "never", "nor") for w in before):
+            return None
+    return cond
 
 
 #: What ends the clause before a course phrase ("Rest. If not better, call"; "If no improvement → MRI").
