@@ -150,3 +150,11 @@ def test_score_table_reader_on_arbitrary_bytes(suffix, data):
         except (InputError, ValueError):
             return
         assert "source" in frame.columns
+
+
+def test_a_superscript_digit_is_no_list_number():
+    """Found by hypothesis (test_assess_any_text_any_span): "²" is a digit to str.isdigit but no
+    number to int(), so the list-number check raised on "possible 0²"."""
+    out = cuelex.assess("possible 0²", [(9, 11)])
+    assert len(out) == 1
+    assert cuelex.extract("Possible effusion 2² and edema.") is not None

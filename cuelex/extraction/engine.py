@@ -1927,7 +1927,7 @@ class Engine:
         earlier item of the same sentence, so "2." is the next item's number (its item lost its full
         stop). A sentence "2. Possible rib 3." reads "3" the same way (accepted: rare wording)."""
         low = toks[m].low
-        if not (low.isdigit() and len(low) <= 2 and int(low) > 1) or m + 1 >= len(toks) or toks[m + 1].low != ".":
+        if not (low.isdecimal() and len(low) <= 2 and int(low) > 1) or m + 1 >= len(toks) or toks[m + 1].low != ".":
             return False
         prev = str(int(low) - 1)
         return any(toks[q].low == prev and toks[q + 1].low == "." for q in range(m - 1))
