@@ -1,8 +1,7 @@
 """Alignment never invents retention (issue 11): a weak paraphrase match (detail ``related``,
 "pneumonia" for consolidation) gives way when another source target of the same document is
 matched to that output phrase by name — the phrase says that finding, not the other; and a study
-said to look normal ("your chest X-ray looks normal") is the heart's and lungs' state, not the
-bones'. Examples are written for these tests."""
+said to look normal ("your chest X-ray looks normal") states no organ's state at all. Examples are written for these tests."""
 
 from __future__ import annotations
 
@@ -54,11 +53,17 @@ def test_targets_of_one_sentence_share_the_answering_phrase() -> None:
     assert fates == {"focal opacity": "UL1", "pneumonia": "UL1"}
 
 
-def test_a_normal_study_is_the_chest_state_not_the_bones() -> None:
+def test_a_normal_study_is_no_organ_state() -> None:
+    # FATE_GUIDELINES: "your chest X-ray was normal" mentions no negated finding; the blind fate
+    # readers hold to it for whole-organ findings too (thirteenth session: every such call they
+    # could be compared on was ABSENT), so the study said to be normal answers nothing
     source = "FINDINGS: No acute bony abnormality. IMPRESSION: No acute cardiopulmonary abnormality."
     assert _fates(source, "Your chest X-ray looks normal.") == {
         "acute bony abnormality": "ABSENT",
-        "acute cardiopulmonary abnormality": "UL1",
+        "acute cardiopulmonary abnormality": "ABSENT",
     }
-    # the bones named as such still answer
-    assert _fates(source, "Your chest X-ray looks normal, and your bones look fine.")["acute bony abnormality"] == "UL1"
+    assert _fates(source, "It was a normal chest X-ray.")["acute cardiopulmonary abnormality"] == "ABSENT"
+    # the organs named as such still answer, and a negated problem said of the study does
+    fates = _fates(source, "Your chest X-ray looks normal: your heart and lungs look normal, and your bones look fine.")
+    assert fates == {"acute bony abnormality": "UL1", "acute cardiopulmonary abnormality": "UL1"}
+    assert _fates(source, "Nothing serious showed up on your chest X-ray.")["acute cardiopulmonary abnormality"] == "UL1"

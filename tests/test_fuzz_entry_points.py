@@ -154,6 +154,9 @@ def test_score_table_reader_on_arbitrary_bytes(suffix, data):
 
 def test_superscript_digit_is_no_list_number():
     """"²" is a digit to str.isdigit but no number to int(): the list-number test reads decimals
-    only (found by test_score_any_pair_of_texts: it raised ValueError)."""
+    only (found by hypothesis twice, test_score_any_pair_of_texts and test_assess_any_text_any_span:
+    "possible 0²" raised ValueError)."""
     assert cuelex.extract("possible 0²") == []
     assert cuelex.score("", "possible 0²", n_boot=0) is not None
+    assert len(cuelex.assess("possible 0²", [(9, 11)])) == 1
+    assert cuelex.extract("Possible effusion 2² and edema.") is not None

@@ -54,7 +54,7 @@ def test_general_targets(target, groups):
         ("No acute cardiopulmonary abnormality.", "Your heart and lungs probably look normal.", "HEDGED_ABSENT"),
         ("No acute cardiopulmonary abnormality.", "There are no new or sudden problems with your heart or lungs.", "UL1"),
         ("No acute cardiopulmonary abnormality.", "Nothing urgent was found in your heart or lungs.", "UL1"),
-        ("No acute cardiopulmonary abnormality.", "Good news: your chest X-ray looks normal.", "UL1"),
+        ("No acute cardiopulmonary abnormality.", "Good news: nothing serious showed up on your chest X-ray.", "UL1"),
         ("No acute osseous abnormality.", "The X-ray showed no sudden problems with your bones.", "UL1"),
         # an organ-less statement in a sentence about the same organs still answers
         ("No acute osseous abnormality.", "Your bones show some wear but nothing new.", "UL1"),
@@ -90,6 +90,11 @@ def test_general_statement_levels(source, output, level):
         # an organ-less statement of a chest film is the chest's state, not the bones'
         ("No acute osseous abnormality.", "Stable emphysema, no acute process."),
         ("No acute bony abnormality.", "Nothing urgent was found."),
+        # the study said to be normal is no organ's state (FATE_GUIDELINES), for any general target
+        ("No acute cardiopulmonary abnormality.", "Good news: your chest X-ray looks normal."),
+        ("No acute abnormality.", "Your scan looks normal."),
+        ("No acute osseous abnormality.", "The X-ray of your hip was normal."),
+        ("No acute cardiopulmonary abnormality.", "You had a normal chest X-ray."),
     ],
 )
 def test_general_statements_do_not_invent_retention(source, output):

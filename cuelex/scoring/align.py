@@ -162,6 +162,7 @@ CONFIDENCE: dict[str, float] = {
     "normalized/modifiers": 0.9,
     "normalized/head": 0.75,
     "normalized/complement": 0.6,
+    "normalized/cause": 0.75,
     "normalized/evidence": 0.8,
     "abbreviation/vocabulary": 0.95,
     "abbreviation/linker": 0.95,
@@ -1070,6 +1071,9 @@ _NEG_GLUE = frozenset({"any", "other", "sign", "evidence", "of", "more", "furthe
 _FOUND_VERBS = frozenset({"was", "were", "is", "are", "be", "been", "found", "seen", "noted", "detected", "shown", "identified", "visible", "present"})
 _ABOUT = frozenset({"with", "in", "of", "involving", "affecting", "about", "within", "on", "to"})
 #: Between the organs and "normal": the verb, and adverbs or hedges whose level is read separately.
+#: After a study said to be normal, the words that name the organs it is normal for ("your X-ray
+#: looks normal FOR your heart and lungs", "normal IN the lungs").
+_STUDY_ORGAN_PREPS = frozenset({"for", "in", "regarding", "around"})
 _COPULA = frozenset({"look", "looked", "is", "are", "was", "were", "appear", "appeared", "seem", "seemed", "remain", "remained", "be", "been"})
 _NORMAL_SKIP = frozenset(
     """completely totally entirely perfectly all quite very overall generally mostly otherwise both
@@ -1120,17 +1124,26 @@ def _course_subject(p: CueTargetPair) -> str | None:
 
 #: A word that opens a condition: a course phrase after it in its clause is a contingency.
 _CONDITION = regex.compile(r"(?<![\w'’])(?:if|unless|should|in[ \t]+case)(?![\w'’])", regex.V1 | regex.IGNORECASE)
-#: A condition on a change of a measurement: the course words, or "any" ("message us for ANY
-#: elevated readings", as the source's "contact me for any elevation in these readings").
+#: A condition on a change of a measurement: the course words, "any" ("message us for ANY
+#: elevated readings", as the source's "contact me for any elevation in these readings"), or a
+#: verb of telling the clinic ("REPORT elevated readings", "portal MSG for elevated readings"): a
+#: raise to report when it happens is a contingency, as the source's "call if".
 _MEASURE_CONDITION = regex.compile(
-    r"(?<![\w'’])(?:if|unless|should|in[ \t]+case|any)(?![\w'’])", regex.V1 | regex.IGNORECASE
+    r"(?<![\w'’])(?:if|unless|should|in[ \t]+case|any|report|notify|msg|message)(?![\w'’])",
+    regex.V1 | regex.IGNORECASE,
 )
 
 
 def measure_condition(text: str, start: int) -> tuple[int, int] | None:
     """The condition word that makes a raised reading at ``start`` a contingency ("if your readings
     go up", "for any elevated readings"), as :func:`course_condition`; else None."""
-    return course_condition(text, start, _MEASURE_CONDITION)
+    cond = course_condition(text, start, _MEASURE_CONDITION)
+    if cond is not None and text[cond[0] : cond[1]].lower() == "any":
+        # "you have not had ANY high readings", "no ANY": "any" under a negation is no condition
+        before = [w.lower() for w in _WORD.findall(text[max(0, cond[0] - 40) : cond[0]])][-3:]
+        if any(w in _NOT_WORDS or w.endswith("n't") or w in ("without", "never", "nor") for w in before):
+            return None
+    return cond
 
 
 #: What ends the clause before a course phrase ("Rest. If not better, call"; "If no improvement → MRI").
@@ -1411,6 +1424,8 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
                 if toks[j].norm in organ or toks[j].norm in study:
                     b = j
                 j += 1
+            if toks[b].norm in study:
+                continue  # "a normal chest X-ray": the study is normal, no organ's state (FATE_GUIDELINES)
             groups, seen_study = organs(i + 1, b)
             done("normal", i, b, groups, False, seen_study)
             continue
@@ -1424,6 +1439,21 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         k -= 1
         while near(i, k) and toks[k].norm in _NORMAL_SKIP:
             k -= 1
+        if near(i, k) and toks[k].norm in study:
+            # "your chest X-ray looks normal": the subject is the study, which says nothing of each
+            # organ's state (FATE_GUIDELINES: a normal X-ray mentions no negated finding), unless
+            # the organs follow ("looks normal FOR your heart and lungs")
+            j, b = i + 1, i
+            if same(i, j) and toks[j].norm in _STUDY_ORGAN_PREPS:
+                j += 1
+                while same(i, j) and j - i <= 7 and (toks[j].norm in organ or toks[j].norm in _ORGAN_GLUE):
+                    if toks[j].norm in organ:
+                        b = j
+                    j += 1
+            if b > i:
+                groups, _ = organs(i + 1, b)
+                done("normal", k, b, groups, False, True)
+            continue
         a = -1
         while near(i, k) and i - k <= 10 and (
             toks[k].norm in organ or toks[k].norm in study or toks[k].norm in _ORGAN_GLUE
@@ -1436,6 +1466,44 @@ def _general_statements(idx: OutputIndex) -> list[_Statement]:
         groups, seen_study = organs(a, i)
         done("normal", a, i, groups, False, seen_study)
     idx._general = out
+    return out
+
+
+#: Nouns that name where a finding comes from: any one of them says the same relation ("an infectious
+#: etiology" ~ "an infectious cause", "a functional component" ~ "a 'functional' cause").
+_CAUSE_NOUNS = frozenset({"etiology", "aetiology", "cause", "source", "origin", "component", "reason", "culprit"})
+#: What may stand between a cause's kind and its noun: quotes, hyphens and another kind word.
+_CAUSE_GAP = 2
+#: Punctuation that parts a kind word from a cause noun (quotes and hyphens do not: a "functional" cause).
+_CAUSE_BREAK = regex.compile(r"[.,;:!?()\[\]\n]", regex.V1)
+
+
+def _cause_candidates(kind: Sequence[str], idx: OutputIndex) -> list[_Cand]:
+    """A cause target said with another cause noun: its kind words ("infectious", "thyroid") each
+    found in one segment just before (at most :data:`_CAUSE_GAP` other words between) a noun of
+    :data:`_CAUSE_NOUNS` ("? infectious cause", "might have a thyroid cause", "a 'functional'
+    cause"); detail ``cause``. The kind must be said of the cause itself, never elsewhere in the
+    sentence ("the cause is unclear; allergic rhinitis" is no allergic cause)."""
+    need = [w for w in kind if w not in _FUNCTION and not _is_modifier(w)]
+    if not need:
+        return []
+    toks = idx.tokens
+    out: list[_Cand] = []
+    for i, t in enumerate(toks):
+        if t.norm not in _CAUSE_NOUNS:
+            continue
+        lo = i
+        while lo - 1 >= max(0, i - len(need) - _CAUSE_GAP) and toks[lo - 1].sent == t.sent and not _CAUSE_BREAK.search(
+            idx.text, toks[lo - 1].end, toks[lo].start
+        ):
+            lo -= 1
+        before = [toks[k].norm for k in range(lo, i)]
+        if not all(w in before for w in need):
+            continue
+        start = min(k for k in range(lo, i) if toks[k].norm in need)
+        c = _Cand(toks[start].start, t.end, 85.0)
+        c.detail = "cause"
+        out.append(c)
     return out
 
 
@@ -1914,6 +1982,8 @@ class Aligner:
         """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`)."""
 
         sides = _SIDES.intersection(words) if len(_SIDES.intersection(words)) == 1 else frozenset()
+        # "elevated blood pressures": found as its raise said of a reading, never as the quantity alone
+        raised = raised_measurement(words) if words else None
 
         def fit(cands: list[_Cand]) -> list[_Cand]:
             return [
@@ -1959,6 +2029,10 @@ class Aligner:
                     if g:
                         return g
                 r = self._cui(target, words, cui, idx, output_pairs)
+                if r and raised:
+                    # the measured quantity alone ("blood pressure") is not its raise
+                    kept = [c for c in r[1] if (c.detail or r[0]) != "head_concept"]
+                    r = (r[0], kept) if kept else None
                 if r and fit(r[1]):
                     r = (r[0], fit(r[1]))
                     for c in r[1]:
@@ -1977,7 +2051,7 @@ class Aligner:
                     h = fit(_named_candidates(words, idx))
                     if h:
                         return h
-                    h = fit(self._head(words, idx))
+                    h = fit(self._head(words, idx)) if not raised else []
                     if h:
                         return [_labelled(c, "normalized", c.detail or "head") for c in h]
             elif tier == "parts" and words:
@@ -1987,7 +2061,7 @@ class Aligner:
                 c = fit(_description_candidates(words, idx))
                 if c:
                     return label(c, "parts", "description")
-                c = fit(_derived_candidates(words, idx, site))
+                c = fit(_derived_candidates((raised,) if raised else words, idx, site))
                 if c:
                     return [_labelled(x, "parts", x.detail or "derivation") for x in c]
             elif tier == "fuzzy" and words:
@@ -2524,6 +2598,8 @@ class Aligner:
             while k < i and (toks[k].norm in _ARTICLES or (_is_modifier(toks[k].norm) and toks[k].norm not in own)):
                 k += 1
             out.append(_Cand(toks[k].start, toks[i].end, 85.0))
+        if not out and head in _CAUSE_NOUNS:
+            out = _cause_candidates(core[:-1], idx)
         if not out and cut:
             out = self._complement(words[len(pre) + 1 :], idx)
         return out
@@ -2549,6 +2625,10 @@ class Aligner:
         not "you have anemia" nor "a history of anemia"); detail ``complement``, low confidence."""
         comp = tuple(w for w in rest if w not in _FUNCTION and w not in _POSSESSIVES and not _is_modifier(w))
         if not comp:
+            return []
+        if all(w in alignment_context()[0] for w in comp):
+            # "strain of the right knee": the complement is the place, the finding is the head, so
+            # "the outer side of your right knee" names no strain
             return []
         toks = idx.tokens
         out: list[_Cand] = []
@@ -3095,6 +3175,24 @@ _MEASUREMENT_NOUNS = frozenset(
 )  # fmt: skip
 #: Verbs before "up" that make it a rise ("readings GO up"); "follow up", "sign up" are no change.
 _RISE_VERBS = frozenset({"go", "goes", "went", "going", "gone", "creep", "creeps", "crept", "creeping", "shoot", "shoots", "shot"})
+
+
+def raised_measurement(words: Sequence[str]) -> str | None:
+    """The change word of a raised-measurement target ("elevated blood pressures", "increased blood
+    sugars" → elevation / increase): a raise word whose noun has ``measure`` rows in
+    ``derived_forms.tsv`` before a measured quantity (:data:`_MEASUREMENT_NOUNS`). Such a target is
+    the raise, not the quantity: "your blood pressure is well controlled" does not mention it,
+    "call if you see any high readings" does. None for any other target."""
+    content = [w for w in words if w not in _FUNCTION]
+    if len(content) < 2 or content[-1] not in _MEASUREMENT_NOUNS:
+        return None
+    stem = derived_stem(content[0])
+    if not stem:
+        return None
+    for key, rows in derived_forms().items():
+        if any(kind == "measure" for _f, kind in rows) and derived_stem(key) == stem:
+            return key
+    return None
 
 
 def _stem(word: str) -> str:
