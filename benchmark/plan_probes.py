@@ -25,6 +25,12 @@ assessments and plans before that session's rules, for ``negated-adherence`` ("h
 his metformin": a drug or device is no target), ``general-advice`` (what a condition or habit does
 to people in general), ``non-clinical`` (work, insurance, transport after a hedge or a negation),
 and more rows of the contingency, workup, plan-hedge and graded-hedge classes.
+Rows ``u01``–``u40`` (thirteenth session, ``doc: written``) were written in the style of clinic-note
+plans before that session's rules (27 of 40 right at 9c6681d): more ``workup-target`` wording (a
+passive "evaluated / screened / checked for", "check if", "identify / detect any", "distinguish
+between A and B", "see if X is contributing", "X screening"), ``purpose-treatment`` (a purpose
+clause naming a treatment goal gives no pair), ``order-no-finding`` (orders, medications and
+restrictions that name no finding), and more contingency, general-advice and non-clinical rows.
 
 A probe is right when every ``expect`` pair is found (level among ``levels``; the cuelex target
 lies inside ``target`` and covers ``core``, case aside) and no pair has a target overlapping a

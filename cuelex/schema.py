@@ -54,8 +54,10 @@ class CueEntry(BaseModel):
     the probability that the target is present as the wording conveys it, from the human surveys
     where the cue has a surveyed word, otherwise cuelex's documented placement (docs/levels.md); it
     must lie in the level's band (``cuelex.levels.STRENGTH_BANDS``) and defaults to the level's
-    ``DEFAULT_STRENGTH`` in a caller's own lexicon. ``scope_tokens`` widens the forward scope of a
-    cue that governs long lists (return instructions), otherwise ``targets.max_scope_tokens``. ``source`` says whether the cue is in the paper's
+    ``DEFAULT_STRENGTH`` in a caller's own lexicon. ``scope_tokens`` sets the scope of a cue in
+    tokens: wider for one that governs long lists (return instructions), narrower for a backward cue
+    that follows its target as a compound noun ("colon cancer screening"); otherwise
+    ``targets.max_scope_tokens``. ``source`` says whether the cue is in the paper's
     Appendix A (``appendix_a``, with the paper's wording in ``appendix_cue``) or a cuelex extension.
     """
 
@@ -186,6 +188,7 @@ class TargetRules(BaseModel):
     observation_participles: tuple[str, ...] = ()
     degree_adverbs: tuple[str, ...] = ()
     non_target_heads: tuple[str, ...] = ()
+    time_heads: tuple[str, ...] = ()
     procedure_suffixes: tuple[str, ...] = ()
     body_site_heads: tuple[str, ...] = ()
     body_site_modifiers: tuple[str, ...] = ()

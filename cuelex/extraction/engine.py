@@ -1043,7 +1043,8 @@ class Engine:
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
         self._observation_participles = frozenset(w.lower() for w in t.observation_participles)
         self._degree_adverbs = frozenset(w.lower() for w in t.degree_adverbs)
-        self._non_target_heads = frozenset(w.lower() for w in t.non_target_heads)
+        # a plan, test or visit, or a time ("see her back the week of June 14"), is no finding
+        self._non_target_heads = frozenset(w.lower() for w in (*t.non_target_heads, *t.time_heads))
         self._procedure_suffixes = tuple(w.lower() for w in t.procedure_suffixes)
         self._body_site_heads = frozenset(w.lower() for w in t.body_site_heads)
         self._body_site_words = self._body_site_heads | frozenset(w.lower() for w in t.body_site_modifiers)
@@ -1238,7 +1239,7 @@ class Engine:
                     # "Cellulitis of the shin, presumed.": an either-way cue that ends its
                     # sentence reads back across the comma (nothing follows it to read forward)
                     either = not all(t.punct for t in toks[slice(*tok_range(cue.end, e))])
-                found = self._backward_targets(toks, i, j, either=either)
+                found = self._backward_targets(toks, i, j, either=either, scope=cue.entry.scope_tokens)
                 if not found and prev_rid and prev_rid.startswith("term.which") and prev:
                     # "a nodule which is indeterminate": look past the relative pronoun
                     k2 = len(prev) - 1
@@ -2054,10 +2055,19 @@ class Engine:
         return True
 
     def _backward_targets(
-        self, toks: Sequence[_Tok], i: int, j: int, either: bool, nearest: bool = False
+        self,
+        toks: Sequence[_Tok],
+        i: int,
+        j: int,
+        either: bool,
+        nearest: bool = False,
+        scope: int | None = None,
     ) -> list[tuple[int, int, int]]:
-        """Targets before a cue as (start, end, conjunct end) token indices, in text order."""
-        i = max(i, j - self.resources.targets.max_scope_tokens)
+        """Targets before a cue as (start, end, conjunct end) token indices, in text order.
+
+        ``scope`` (the entry's ``scope_tokens``) narrows the reach: a cue that follows its target
+        as a compound noun ("colon cancer screening") reads only the words just before it."""
+        i = max(i, j - (scope or self.resources.targets.max_scope_tokens))
         # skip copulas and adverbs between the target and the cue
         while j > i:
             n = self._backward_skip.match_ending_at(toks, j, i)
