@@ -81,3 +81,17 @@ def test_lexicon_cues_are_the_extractors_own() -> None:
     assert all(c.level is Level.UL1 and text[c.start : c.end] == c.text for c in negs)
     hedges = scorer._lexicon_cues(text, 0, len(text), engine, frozenset({Level.UL3}))
     assert hedges and all(c.level is Level.UL3 for c in hedges)
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "level"),
+    [
+        ("Streaky opacity could reflect atelectasis.", "The streaks could be from part of the lung not being fully inflated (atelectasis).", "UL3"),
+        ("Findings likely represent atelectasis.", "This is most likely a small area where the lung isn't fully opening up (atelectasis).", "UL2"),
+        ("No atelectasis.", "There is no area where the lung isn't fully opening up (atelectasis).", "UL1"),
+    ],
+)
+def test_a_gloss_of_a_partly_inflated_lung_takes_the_outer_level(source: str, output: str, level: str) -> None:
+    """"not being fully inflated", "isn't fully opening up" describe atelectasis (a pseudo-cue,
+    rules/pseudo_cues.yaml): the gloss after them takes the statement's level, not a negation."""
+    assert scored_pair(source, output, "atelectasis").output_level.value == level
