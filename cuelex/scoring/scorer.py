@@ -920,11 +920,14 @@ def _cause_predicate(
     return best.level, best
 
 
-def _lexicon_cues(output: str, lo: int, hi: int, engine: Any, levels: frozenset[Level]) -> list[Cue]:
+def _lexicon_cues(
+    output: str, lo: int, hi: int, engine: Any, levels: frozenset[Level], forward_only: bool = False
+) -> list[Cue]:
     """Every run of one to four words of ``output[lo:hi]`` that is a whole cue of the extractor's
     own lexicon (:meth:`Engine.lookup`) at one of ``levels``, in text order: how the scorer reads a
     stretch the extractor gave no pair (a verb group, a head that names no finding) with the same cue
-    engine instead of a word list of its own. Each is read forward, over what follows it."""
+    engine instead of a word list of its own. Each is read forward, over what follows it;
+    ``forward_only`` leaves out the cues written after their item ("pneumonia excluded")."""
     words = list(regex.finditer(r"[\w'’]+", output[lo:hi]))
     out: list[Cue] = []
     for i in range(len(words)):
@@ -932,6 +935,8 @@ def _lexicon_cues(output: str, lo: int, hi: int, engine: Any, levels: frozenset[
             s0, e0 = lo + words[i].start(), lo + words[j].end()
             hit = engine.lookup(output[s0:e0])
             if hit is None or hit[0] != "cue" or hit[2] is None or hit[2].level not in levels:
+                continue
+            if forward_only and hit[2].direction is Direction.BACKWARD:
                 continue
             out.append(Cue(
                 text=output[s0:e0], start=s0, end=e0, level=hit[2].level, rule_id=hit[1],
@@ -1609,7 +1614,7 @@ def _cue_before(output: str, lo: int, hi: int, engine: Any, levels: frozenset[Le
     """The extractor's lexicon cue (:func:`_lexicon_cues`) that ends nearest ``hi`` in
     ``output[lo:hi]`` (the longest of those), when only a short head phrase of up to four words
     with no clause word stands between it and ``hi`` ("no sign of | a new problem | such as")."""
-    found = _lexicon_cues(output, max(lo, hi - 120), hi, engine, levels)
+    found = _lexicon_cues(output, max(lo, hi - 120), hi, engine, levels, forward_only=True)
     if not found:
         return None
     last = max(found, key=lambda c: (c.end, c.end - c.start))
@@ -1634,7 +1639,7 @@ def _negated_alternative(output: str, start: int, alt: Cue, engine: Any) -> Cue 
         return None
     sent = _sentence_start(output, start)
     lo = max(sent, alt.start - 80)
-    cands = list(_lexicon_cues(output, lo, alt.start, engine, _NEGATION_LEVELS))
+    cands = list(_lexicon_cues(output, lo, alt.start, engine, _NEGATION_LEVELS, forward_only=True))
     for m in regex.finditer(rf"(?<![\w'’])(?:{_alternation('empty_head')})(?![\w'’])", output[lo : alt.start], regex.IGNORECASE):
         if m.group().lower() != "anything":
             cands.append(Cue(
