@@ -519,12 +519,12 @@ class _Scorer:
                 level, cue, span_end = pred
                 how = "predicate"
             else:
-                level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue)
+                level, cue, again = _reread(output, m.start, m.end, by_cue, level, cue, self.engine)
                 how = again if again != "span" else how
                 span_end = m.end
                 if level is Level.ASSERTED and cue is None and _EMPHASIS.search(output):
                     if plain_pairs is None:
-                        plain = _EMPHASIS.sub(lambda e: " " * len(e.group(1)) + e.group(2) + " " * len(e.group(1)), output)
+                        plain = _unemphasised(output)
                         plain_pairs = self.engine.extract(plain, sentences=sentences)
                     under = _emphasised_reading(output, m.start, m.end, plain_pairs)
                     if under is not None:
@@ -553,10 +553,11 @@ class _Scorer:
                 host = _cue_around(m.start, m.end, by_cue)
                 if host is not None:
                     level, cue, how = host.level, _as_cue(host), "in_cue"
-            if level is Level.ASSERTED and cue is None:
+            if (level is Level.ASSERTED and cue is None) or _alternative_only(level, cue):
                 listed = _list_lead_in(output, m.start)
                 if listed is not None:
-                    # an item of a list whose lead-in carries the hedge or negation
+                    # an item of a list whose lead-in carries the hedge or negation; an "or" inside
+                    # the item is one of its words ("no signs of:\n- lumps or spots": neither)
                     level, cue, how = listed[0], listed[1], "lead_in"
             if level is Level.ASSERTED and cue is None:
                 planned = _plan_label(output, m.start)
@@ -912,20 +913,36 @@ def _cause_predicate(
         return a.level, a.cue
     # the extractor takes no target at a verb ("might be | causing"): the longest cue among the
     # verb group's own words decides
-    words = list(regex.finditer(r"[\w'’]+", output[end : found.start("pred")]))
-    best: tuple[int, Level, str, int, int] | None = None
+    found_cues = _lexicon_cues(output, end, found.start("pred"), engine, _CAUSE_LEVELS)
+    if not found_cues:
+        return None
+    best = max(found_cues, key=lambda c: (c.end - c.start, -c.start))
+    return best.level, best
+
+
+def _lexicon_cues(
+    output: str, lo: int, hi: int, engine: Any, levels: frozenset[Level], forward_only: bool = False
+) -> list[Cue]:
+    """Every run of one to four words of ``output[lo:hi]`` that is a whole cue of the extractor's
+    own lexicon (:meth:`Engine.lookup`) at one of ``levels``, in text order: how the scorer reads a
+    stretch the extractor gave no pair (a verb group, a head that names no finding) with the same cue
+    engine instead of a word list of its own. Each is read forward, over what follows it;
+    ``forward_only`` leaves out the cues written after their item ("pneumonia excluded")."""
+    words = list(regex.finditer(r"[\w'’]+", output[lo:hi]))
+    out: list[Cue] = []
     for i in range(len(words)):
         for j in range(i, min(len(words), i + 4)):
-            s0, e0 = end + words[i].start(), end + words[j].end()
+            s0, e0 = lo + words[i].start(), lo + words[j].end()
             hit = engine.lookup(output[s0:e0])
-            if hit is None or hit[0] != "cue" or hit[2] is None or hit[2].level not in _CAUSE_LEVELS:
+            if hit is None or hit[0] != "cue" or hit[2] is None or hit[2].level not in levels:
                 continue
-            if best is None or e0 - s0 > best[0]:
-                best = (e0 - s0, hit[2].level, hit[1], s0, e0)
-    if best is None:
-        return None
-    _, level, rule_id, s0, e0 = best
-    return level, Cue(text=output[s0:e0], start=s0, end=e0, level=level, rule_id=rule_id, direction=Direction.FORWARD)
+            if forward_only and hit[2].direction is Direction.BACKWARD:
+                continue
+            out.append(Cue(
+                text=output[s0:e0], start=s0, end=e0, level=hit[2].level, rule_id=hit[1],
+                direction=Direction.FORWARD,
+            ))  # fmt: skip
+    return out
 
 
 def _predicate_pair(
@@ -1268,18 +1285,25 @@ def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
         head = _SECTION_HEAD_END.search(output, lo, hi)
         if head is not None and head.start() > lo and regex.search(r"\p{Ll}", output[lo : head.start()]):
             lo = head.start()  # "… denies IMPRESSION: PE": the report header starts a new statement
+        # "There are **no signs** of:": emphasis marks are formatting, not wording (same offsets)
+        text = output[:lo] + _unemphasised(output[lo:hi])
         best = None
         for level, pattern, _example in list_lead_ins():
-            for m in pattern.finditer(output, lo, hi):
+            for m in pattern.finditer(text, lo, hi):
                 if best is None or m.end() > best[1].end():
                     best = (level, m)
         if best is not None:
             level, m = best
             return level, Cue(
-                text=m.group(), start=m.start(), end=m.end(), level=level, rule_id="lead_in.list",
-                direction=Direction.FORWARD,
+                text=output[m.start() : m.end()], start=m.start(), end=m.end(), level=level,
+                rule_id="lead_in.list", direction=Direction.FORWARD,
             )  # fmt: skip
     return None
+
+
+def _unemphasised(text: str) -> str:
+    """``text`` with its markdown emphasis marks blanked (:data:`_EMPHASIS`; same offsets)."""
+    return _EMPHASIS.sub(lambda e: " " * len(e.group(1)) + e.group(2) + " " * len(e.group(1)), text)
 
 
 #: Roles of ``cuelex/data/plan_labels.tsv``.
@@ -1530,7 +1554,7 @@ _LINKING_HEDGE = regex.compile(r"(?<![\w'’])(seems?|appears?|looks?)[ \t]+(?:l
 
 
 def _example_of(
-    output: str, start: int, by_cue: tuple[list[CueTargetPair], list[int]]
+    output: str, start: int, by_cue: tuple[list[CueTargetPair], list[int]], engine: Any = None
 ) -> tuple[Level, Cue] | None:
     """The level of the head a mention is an example of ("nothing worrying on the X-ray, such as a
     collapsed lung", "did not show anything serious like pneumonia or fluid", "might be an infection
@@ -1553,6 +1577,12 @@ def _example_of(
     q = _governing_pair(output, sent, lead.start("lead"), by_cue)
     if q is not None and 0 <= lead.start("lead") - q.target_end <= 40:
         return q.level, _as_cue(q)
+    if engine is not None:
+        # a head the extractor gives no pair ("no sign of a new problem such as …", "there may be a
+        # new problem like …"): the extractor's own cue right before it, read over the head
+        near = _cue_before(output, sent, lead.start("lead"), engine, _READ_LEVELS)
+        if near is not None:
+            return near.level, near
     head = pats.empty_head.search(output, sent, lead.start("lead"))
     if head is None:
         return None
@@ -1571,6 +1601,63 @@ def _example_of(
         text=neg.group(), start=neg.start(), end=neg.end(), level=Level.UL1, rule_id="ul1.not",
         direction=Direction.FORWARD,
     )  # fmt: skip
+
+
+#: Levels a cue read by :func:`_cue_before` may give: every level a cue states.
+_READ_LEVELS = frozenset(lv for lv in Level if lv is not Level.ASSERTED)
+#: The words a head phrase may have between the cue before it and what follows: a short noun phrase
+#: ("a new problem", "any trouble"), no clause break.
+_HEAD_GAP = regex.compile(r"[ \t]*(?:[\w'’-]+[ \t]+){0,3}[\w'’-]+[ \t]*,?[ \t]*", regex.V1)
+
+
+def _cue_before(output: str, lo: int, hi: int, engine: Any, levels: frozenset[Level]) -> Cue | None:
+    """The extractor's lexicon cue (:func:`_lexicon_cues`) that ends nearest ``hi`` in
+    ``output[lo:hi]`` (the longest of those), when only a short head phrase of up to four words
+    with no clause word stands between it and ``hi`` ("no sign of | a new problem | such as")."""
+    found = _lexicon_cues(output, max(lo, hi - 120), hi, engine, levels, forward_only=True)
+    if not found:
+        return None
+    last = max(found, key=lambda c: (c.end, c.end - c.start))
+    gap = output[last.end : hi]
+    if gap.strip() and (not _HEAD_GAP.fullmatch(gap) or _CLAUSE_WORDS.search(gap)):
+        return None
+    return last
+
+
+#: The levels of a negation that makes both sides of an "or" absent ("nothing broken or out of
+#: place", "no fever or chills"): neither.
+_NEGATION_LEVELS = frozenset({Level.UL1, Level.HEDGED_ABSENT})
+
+
+def _negated_alternative(output: str, start: int, alt: Cue, engine: Any) -> Cue | None:
+    """The negation that an alternative marker stands in the scope of ("nothing sudden or urgent was
+    found", "no lumps or spots"): "or" after a negation means neither, so a mention read only by
+    the "or" takes the negation's level. The negation is the extractor's own lexicon cue, or a head
+    that names no finding ("nothing", "none"; output_reading.tsv, role empty_head), before the "or"
+    in the same sentence, with only the first conjunct between (no clause break)."""
+    if not _alternative_only(alt.level, alt) or alt.start < start - 80:
+        return None
+    sent = _sentence_start(output, start)
+    lo = max(sent, alt.start - 80)
+    cands = list(_lexicon_cues(output, lo, alt.start, engine, _NEGATION_LEVELS, forward_only=True))
+    for m in regex.finditer(rf"(?<![\w'’])(?:{_alternation('empty_head')})(?![\w'’])", output[lo : alt.start], regex.IGNORECASE):
+        if m.group().lower() != "anything":
+            cands.append(Cue(
+                text=m.group(), start=lo + m.start(), end=lo + m.end(), level=Level.UL1, rule_id="lay.nothing",
+                direction=Direction.FORWARD,
+            ))  # fmt: skip
+    if not cands:
+        return None
+    neg = max(cands, key=lambda c: (c.end, c.end - c.start))
+    between = output[neg.end : alt.start]
+    if len(between) > 60 or regex.search(r"[.;:!?()\n]", between) or _CLAUSE_WORDS.search(between):
+        return None
+    return neg
+
+
+def _alternative_only(level: Level, cue: Cue | None) -> bool:
+    """Whether a reading comes from an alternative marker alone ("or", "versus"): UL3 by "alt.*"."""
+    return cue is not None and level is Level.UL3 and cue.rule_id.startswith("alt.")
 
 
 #: An apposition between dashes right before a mention: "a little fluid — a small pleural effusion —".
@@ -1637,6 +1724,7 @@ def _reread(
     by_cue: tuple[list[CueTargetPair], list[int]],
     level: Level,
     cue: Cue | None,
+    engine: Any = None,
 ) -> tuple[Level, Cue | None, str]:
     """A second look at an occurrence, for the ways LLM outputs carry a level:
 
@@ -1671,6 +1759,10 @@ def _reread(
         label = _negation_label(output, start)
         if label is not None:
             return Level.UL1, label, "list_negation"
+        if cue is not None and engine is not None:
+            negated = _negated_alternative(output, start, cue, engine)
+            if negated is not None:
+                return negated.level, negated, "negated_alternative"
     if level is Level.ASSERTED:
         i = bisect_left(cue_starts, start)
         while i < len(ordered) and ordered[i].cue_start < end:
@@ -1705,7 +1797,7 @@ def _reread(
         apposed = _dash_apposition(output, start, end, by_cue)
         if apposed is not None:
             return apposed.level, _as_cue(apposed), "gloss"
-        example = _example_of(output, start, by_cue)
+        example = _example_of(output, start, by_cue, engine)
         if example is not None:
             return example[0], example[1], "example"
         asked = _question(output, start, end)
