@@ -1,97 +1,105 @@
-"""Reading a kept target inside a negated or hedged list in a rewrite (issue 11, session 13): a
-lead-in whose negation is written with emphasis marks ("There are **no signs** of:"), an "or" in
-the scope of a negation ("nothing broken or out of place": neither), and an example of a head the
-extractor gives no pair ("no sign of a new problem such as pneumonia"), read with the extractor's
-own cue lexicon. Examples are written for these tests (the held-out probes are
-benchmark/data/revision_reading_probes13.jsonl, written before the rules)."""
+"""A negation governs its whole list, and the extractor reads a source as the scorer reads its
+copy (issue 12): an "or" inside a negated list ("no signs of A, fluid in or around B, or any lumps
+or growths"), a gloss in parentheses after a negated item ("no masses (lumps or growths)") and the
+list after a negation label ("No signs of: A, B, or C") are UL1 for every item; "less likely but
+cannot be excluded" is one UL3 cue. Every rewrite output scored against itself keeps every pair
+at its level (preserved). Examples are written for these tests."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
-from _helpers import scored_pair
 
-from cuelex.levels import Level
-from cuelex.scoring import scorer
+import cuelex
+from cuelex.scoring import score
+from cuelex.scoring.scorer import _make_scorer
+
+ROOT = Path(__file__).resolve().parent.parent
+REWRITE_OUTPUTS = [
+    ROOT / "benchmark" / "data" / "rewrites_dev" / "outputs.jsonl",
+    # the chest X-ray part of the rewrite set lives outside the project (licence): used when present
+    ROOT.parent / "private-eval" / "rewrites_iu" / "outputs.jsonl",
+]
 
 
-@pytest.mark.parametrize(
-    ("output", "level"),
-    [
-        ("Results:\n- There are **no signs** of:\n  - a pneumothorax\n  - pneumonia\n", "UL1"),
-        ("**What we did not find:** the X-ray did __not show__:\n- a pneumothorax\n", "UL1"),
-        ("**Possible** causes:\n- a pneumothorax\n", "UL3"),
-    ],
-)
-def test_a_lead_in_is_read_through_emphasis_marks(output: str, level: str) -> None:
-    got = scorer._list_lead_in(output, output.index("a pneumothorax"))
-    assert got is not None and got[0] is Level(level)
-    assert output[got[1].start : got[1].end] == got[1].text
+def _levels(text: str) -> dict[str, tuple[str, str]]:
+    return {p.target_text: (p.level.value, p.cue_text) for p in cuelex.extract(text)}
 
 
 @pytest.mark.parametrize(
-    ("source", "output", "target", "level"),
+    ("text", "targets", "cue"),
     [
-        # an item with an "or" of its own under a negated lead-in: neither
-        ("No pulmonary nodules.", "The X-ray did not show:\n- lumps or nodules in the lungs\n", "pulmonary nodules", "UL1"),
-        ("No pulmonary nodules.", "**No signs** of:\n- fluid\n- nodules or lumps\n", "pulmonary nodules", "UL1"),
-        # under a hedged lead-in the "or" stays a hedge
-        ("Possible pulmonary nodules.", "Possible causes:\n- lumps or nodules in the lungs\n", "pulmonary nodules", "UL3"),
+        # a gloss in parentheses after a negated item
+        ("No suspicious nodule or mass (spot or lump) is seen in either lung.", ["spot", "lump"], "No"),
+        ("No masses or nodules (lumps or growths) are seen.", ["lumps", "growths"], "No"),
+        ("The patient denies chest pain (pressure or tightness) and shortness of breath.", ["pressure", "tightness"], "denies"),
+        ("There is no sign of pneumonia (infection), swollen glands (adenopathy), or spots or lumps in the lungs (nodules or masses).", ["nodules", "masses"], "no sign of"),
+        # a list the negation's own targets stop short of
+        ("There are no signs of pneumonia, fluid in or around the lungs, a collapsed lung, swollen glands, or any lumps or growths.", ["collapsed lung", "swollen glands", "lumps", "growths"], "no signs of"),
+        # a negation label before its list
+        ("- **Negative for:** a patch of pneumonia or a partly collapsed lung (atelectasis), or fluid (effusion).", ["patch of pneumonia", "collapsed lung", "fluid"], "Negative for"),
+        ("No signs of: pneumonia, fluid around the lungs, or a collapsed lung.", ["pneumonia", "fluid", "collapsed lung"], "No signs of"),
     ],
 )
-def test_an_alternative_item_takes_its_lead_in(source: str, output: str, target: str, level: str) -> None:
-    assert scored_pair(source, output, target).output_level.value == level
+def test_negation_governs_the_whole_list(text: str, targets: list[str], cue: str) -> None:
+    found = _levels(text)
+    for t in targets:
+        assert found.get(t) == ("UL1", cue), (t, found)
 
 
 @pytest.mark.parametrize(
-    ("source", "output", "target", "level"),
+    "text",
     [
-        ("No fracture.", "Nothing broken or fractured was found.", "fracture", "UL1"),
-        ("No fracture.", "There was nothing fractured or out of place.", "fracture", "UL1"),
-        ("No pneumothorax.", "The X-ray did not show a collapsed lung or a pneumothorax.", "pneumothorax", "UL1"),
-        # a clause between the negation and the "or": the "or" is a hedge of its own
-        ("Possible pneumothorax.", "Nothing is broken, but it may be a bruise or a pneumothorax.", "pneumothorax", "UL3"),
-        ("Possible pneumothorax.", "No fluid. This could be a bruise or a pneumothorax.", "pneumothorax", "UL3"),
+        "No effusion; atelectasis or pneumonia at the left base.",
+        "No pneumothorax. Left basilar opacity, atelectasis or pneumonia.",
+        "No prior study for comparison: scarring or atelectasis at the right base.",
+        "No acute fracture, though old rib deformity or healed fracture.",
+        "No effusion, and the opacity is atelectasis or pneumonia.",
     ],
 )
-def test_or_in_the_scope_of_a_negation_means_neither(source: str, output: str, target: str, level: str) -> None:
-    assert scored_pair(source, output, target).output_level.value == level
+def test_alternatives_outside_the_negated_list_stay_possible(text: str) -> None:
+    found = _levels(text)
+    alternatives = [t for t, (level, cue) in found.items() if cue == "or"]
+    assert len(alternatives) == 2 and all(found[t][0] == "UL3" for t in alternatives), found
+
+
+def test_either_needs_its_or() -> None:
+    assert _levels("Either atelectasis or pneumonia.")["pneumonia"] == ("UL3", "Either")
+    assert _levels("No nodule is seen in either lung.") == {"nodule": ("UL1", "No")}
 
 
 @pytest.mark.parametrize(
-    ("source", "output", "target", "level"),
+    ("text", "target", "level"),
     [
-        ("No pneumothorax.", "There is no sign of a new problem such as pneumonia or a pneumothorax.", "pneumothorax", "UL1"),
-        ("No pneumothorax.", "The scan did not find any trouble like a pneumothorax.", "pneumothorax", "UL1"),
-        ("Possible pneumothorax.", "There may be a new problem like a pneumothorax.", "pneumothorax", "UL3"),
-        # an asserted head: the example is asserted
-        ("Possible pneumothorax.", "You have a new problem like a pneumothorax.", "pneumothorax", "ASSERTED"),
+        ("Pneumonia is less likely but cannot be excluded.", "Pneumonia", "UL3"),
+        ("Malignancy less likely, but not entirely excluded.", "Malignancy", "UL3"),
+        ("An abscess is unlikely, though it cannot be ruled out.", "abscess", "UL3"),
+        # the lean alone, or a "but" clause about something else
+        ("Pneumonia is unlikely.", "Pneumonia", "HEDGED_ABSENT"),
+        ("Pneumonia is less likely, but a follow-up film is advised.", "Pneumonia", "HEDGED_ABSENT"),
+        ("Pneumonia is less likely but atelectasis cannot be excluded.", "Pneumonia", "HEDGED_ABSENT"),
     ],
 )
-def test_an_example_of_an_unpaired_head_takes_the_cue_before_it(source: str, output: str, target: str, level: str) -> None:
-    assert scored_pair(source, output, target).output_level.value == level
+def test_lean_against_with_the_possibility_kept_open(text: str, target: str, level: str) -> None:
+    assert _levels(text)[target][0] == level
+    (p,) = [p for p in score(text, text, n_boot=0).pairs if p.source.target_text == target]
+    assert p.fate == "preserved"
 
 
-def test_lexicon_cues_are_the_extractors_own() -> None:
-    """The window reader finds the extractor's lexicon cues, at the asked levels only, with offsets
-    that index the text."""
-    engine = scorer._make_scorer().engine
-    text = "There is no sign of a new problem and it may be gone."
-    negs = scorer._lexicon_cues(text, 0, len(text), engine, frozenset({Level.UL1}))
-    assert any(c.text == "no sign of" for c in negs)
-    assert all(c.level is Level.UL1 and text[c.start : c.end] == c.text for c in negs)
-    hedges = scorer._lexicon_cues(text, 0, len(text), engine, frozenset({Level.UL3}))
-    assert hedges and all(c.level is Level.UL3 for c in hedges)
-
-
-@pytest.mark.parametrize(
-    ("source", "output", "level"),
-    [
-        ("Streaky opacity could reflect atelectasis.", "The streaks could be from part of the lung not being fully inflated (atelectasis).", "UL3"),
-        ("Findings likely represent atelectasis.", "This is most likely a small area where the lung isn't fully opening up (atelectasis).", "UL2"),
-        ("No atelectasis.", "There is no area where the lung isn't fully opening up (atelectasis).", "UL1"),
-    ],
-)
-def test_a_gloss_of_a_partly_inflated_lung_takes_the_outer_level(source: str, output: str, level: str) -> None:
-    """"not being fully inflated", "isn't fully opening up" describe atelectasis (a pseudo-cue,
-    rules/pseudo_cues.yaml): the gloss after them takes the statement's level, not a negation."""
-    assert scored_pair(source, output, "atelectasis").output_level.value == level
+@pytest.mark.parametrize("path", REWRITE_OUTPUTS, ids=["project", "private"])
+def test_every_rewrite_output_scored_against_itself_is_preserved(path: Path) -> None:
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    outputs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert outputs
+    scorer = _make_scorer()  # score()'s own path to the pairs, without its rate tables (speed)
+    lost = []
+    for o in outputs:
+        text = o["text"]
+        scored, _ = scorer.score_pairs(text, text, scorer.pairs_for(text, None, None))
+        for p in scored:
+            if p.fate != "preserved":
+                lost.append((o["output_id"], p.source.level.value, p.source.cue_text, p.source.target_text, p.fate))
+    assert not lost, lost

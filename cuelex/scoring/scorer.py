@@ -553,11 +553,10 @@ class _Scorer:
                 host = _cue_around(m.start, m.end, by_cue)
                 if host is not None:
                     level, cue, how = host.level, _as_cue(host), "in_cue"
-            if (level is Level.ASSERTED and cue is None) or _alternative_only(level, cue):
+            if level is Level.ASSERTED and cue is None:
                 listed = _list_lead_in(output, m.start)
                 if listed is not None:
-                    # an item of a list whose lead-in carries the hedge or negation; an "or" inside
-                    # the item is one of its words ("no signs of:\n- lumps or spots": neither)
+                    # an item of a list whose lead-in carries the hedge or negation
                     level, cue, how = listed[0], listed[1], "lead_in"
             if level is Level.ASSERTED and cue is None:
                 planned = _plan_label(output, m.start)
@@ -1624,42 +1623,6 @@ def _cue_before(output: str, lo: int, hi: int, engine: Any, levels: frozenset[Le
     return last
 
 
-#: The levels of a negation that makes both sides of an "or" absent ("nothing broken or out of
-#: place", "no fever or chills"): neither.
-_NEGATION_LEVELS = frozenset({Level.UL1, Level.HEDGED_ABSENT})
-
-
-def _negated_alternative(output: str, start: int, alt: Cue, engine: Any) -> Cue | None:
-    """The negation that an alternative marker stands in the scope of ("nothing sudden or urgent was
-    found", "no lumps or spots"): "or" after a negation means neither, so a mention read only by
-    the "or" takes the negation's level. The negation is the extractor's own lexicon cue, or a head
-    that names no finding ("nothing", "none"; output_reading.tsv, role empty_head), before the "or"
-    in the same sentence, with only the first conjunct between (no clause break)."""
-    if not _alternative_only(alt.level, alt) or alt.start < start - 80:
-        return None
-    sent = _sentence_start(output, start)
-    lo = max(sent, alt.start - 80)
-    cands = list(_lexicon_cues(output, lo, alt.start, engine, _NEGATION_LEVELS, forward_only=True))
-    for m in regex.finditer(rf"(?<![\w'’])(?:{_alternation('empty_head')})(?![\w'’])", output[lo : alt.start], regex.IGNORECASE):
-        if m.group().lower() != "anything":
-            cands.append(Cue(
-                text=m.group(), start=lo + m.start(), end=lo + m.end(), level=Level.UL1, rule_id="lay.nothing",
-                direction=Direction.FORWARD,
-            ))  # fmt: skip
-    if not cands:
-        return None
-    neg = max(cands, key=lambda c: (c.end, c.end - c.start))
-    between = output[neg.end : alt.start]
-    if len(between) > 60 or regex.search(r"[.;:!?()\n]", between) or _CLAUSE_WORDS.search(between):
-        return None
-    return neg
-
-
-def _alternative_only(level: Level, cue: Cue | None) -> bool:
-    """Whether a reading comes from an alternative marker alone ("or", "versus"): UL3 by "alt.*"."""
-    return cue is not None and level is Level.UL3 and cue.rule_id.startswith("alt.")
-
-
 #: An apposition between dashes right before a mention: "a little fluid — a small pleural effusion —".
 _DASH_BEFORE = regex.compile(r"[ \t](?:—|–|--)[ \t]+(?:(?:an?|the|some)[ \t]+)?(?:[*_]{1,2})?$", regex.V1 | regex.IGNORECASE)
 #: After the mention: its own gloss at most, then the closing dash or the sentence's end.
@@ -1759,10 +1722,6 @@ def _reread(
         label = _negation_label(output, start)
         if label is not None:
             return Level.UL1, label, "list_negation"
-        if cue is not None and engine is not None:
-            negated = _negated_alternative(output, start, cue, engine)
-            if negated is not None:
-                return negated.level, negated, "negated_alternative"
     if level is Level.ASSERTED:
         i = bisect_left(cue_starts, start)
         while i < len(ordered) and ordered[i].cue_start < end:

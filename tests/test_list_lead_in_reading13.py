@@ -1,0 +1,106 @@
+"""Reading a kept target inside a negated or hedged list in a rewrite (issue 11, session 13): a
+lead-in whose negation is written with emphasis marks ("There are **no signs** of:"), an "or" in
+the scope of a negation ("nothing broken or out of place": neither), and an example of a head the
+extractor gives no pair ("no sign of a new problem such as pneumonia"), read with the extractor's
+own cue lexicon. Examples are written for these tests (the held-out probes are
+benchmark/data/revision_reading_probes13.jsonl, written before the rules)."""
+
+from __future__ import annotations
+
+import pytest
+from _helpers import scored_pair
+
+from cuelex.levels import Level
+from cuelex.scoring import scorer
+
+
+@pytest.mark.parametrize(
+    ("output", "level"),
+    [
+        ("Results:\n- There are **no signs** of:\n  - a pneumothorax\n  - pneumonia\n", "UL1"),
+        ("**What we did not find:** the X-ray did __not show__:\n- a pneumothorax\n", "UL1"),
+        ("**Possible** causes:\n- a pneumothorax\n", "UL3"),
+    ],
+)
+def test_a_lead_in_is_read_through_emphasis_marks(output: str, level: str) -> None:
+    got = scorer._list_lead_in(output, output.index("a pneumothorax"))
+    assert got is not None and got[0] is Level(level)
+    assert output[got[1].start : got[1].end] == got[1].text
+
+
+#: Reading "or" under a negation as "neither" in the output alone breaks a text scored against
+#: itself: the extractor reads the same words in the source as UL3 alternatives (17 pairs of the
+#: stored rewrites, tests/test_negated_lists.py), so the rule was taken out at the merge; the reading
+#: belongs in the extractor, for source and output alike.
+_OR_UNDER_NEGATION = pytest.mark.xfail(
+    strict=True, reason="'or' under a negation is read in the extractor first (self-scoring)"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target", "level"),
+    [
+        # an item with an "or" of its own under a negated lead-in: neither
+        pytest.param("No pulmonary nodules.", "The X-ray did not show:\n- lumps or nodules in the lungs\n", "pulmonary nodules", "UL1", marks=_OR_UNDER_NEGATION),
+        pytest.param("No pulmonary nodules.", "**No signs** of:\n- fluid\n- nodules or lumps\n", "pulmonary nodules", "UL1", marks=_OR_UNDER_NEGATION),
+        # under a hedged lead-in the "or" stays a hedge
+        ("Possible pulmonary nodules.", "Possible causes:\n- lumps or nodules in the lungs\n", "pulmonary nodules", "UL3"),
+    ],
+)
+def test_an_alternative_item_takes_its_lead_in(source: str, output: str, target: str, level: str) -> None:
+    assert scored_pair(source, output, target).output_level.value == level
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target", "level"),
+    [
+        pytest.param("No fracture.", "Nothing broken or fractured was found.", "fracture", "UL1", marks=_OR_UNDER_NEGATION),
+        pytest.param("No fracture.", "There was nothing fractured or out of place.", "fracture", "UL1", marks=_OR_UNDER_NEGATION),
+        ("No pneumothorax.", "The X-ray did not show a collapsed lung or a pneumothorax.", "pneumothorax", "UL1"),
+        # a clause between the negation and the "or": the "or" is a hedge of its own
+        ("Possible pneumothorax.", "Nothing is broken, but it may be a bruise or a pneumothorax.", "pneumothorax", "UL3"),
+        ("Possible pneumothorax.", "No fluid. This could be a bruise or a pneumothorax.", "pneumothorax", "UL3"),
+    ],
+)
+def test_or_in_the_scope_of_a_negation_means_neither(source: str, output: str, target: str, level: str) -> None:
+    assert scored_pair(source, output, target).output_level.value == level
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target", "level"),
+    [
+        ("No pneumothorax.", "There is no sign of a new problem such as pneumonia or a pneumothorax.", "pneumothorax", "UL1"),
+        ("No pneumothorax.", "The scan did not find any trouble like a pneumothorax.", "pneumothorax", "UL1"),
+        ("Possible pneumothorax.", "There may be a new problem like a pneumothorax.", "pneumothorax", "UL3"),
+        # an asserted head: the example is asserted
+        ("Possible pneumothorax.", "You have a new problem like a pneumothorax.", "pneumothorax", "ASSERTED"),
+    ],
+)
+def test_an_example_of_an_unpaired_head_takes_the_cue_before_it(source: str, output: str, target: str, level: str) -> None:
+    assert scored_pair(source, output, target).output_level.value == level
+
+
+def test_lexicon_cues_are_the_extractors_own() -> None:
+    """The window reader finds the extractor's lexicon cues, at the asked levels only, with offsets
+    that index the text."""
+    engine = scorer._make_scorer().engine
+    text = "There is no sign of a new problem and it may be gone."
+    negs = scorer._lexicon_cues(text, 0, len(text), engine, frozenset({Level.UL1}))
+    assert any(c.text == "no sign of" for c in negs)
+    assert all(c.level is Level.UL1 and text[c.start : c.end] == c.text for c in negs)
+    hedges = scorer._lexicon_cues(text, 0, len(text), engine, frozenset({Level.UL3}))
+    assert hedges and all(c.level is Level.UL3 for c in hedges)
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "level"),
+    [
+        ("Streaky opacity could reflect atelectasis.", "The streaks could be from part of the lung not being fully inflated (atelectasis).", "UL3"),
+        ("Findings likely represent atelectasis.", "This is most likely a small area where the lung isn't fully opening up (atelectasis).", "UL2"),
+        ("No atelectasis.", "There is no area where the lung isn't fully opening up (atelectasis).", "UL1"),
+    ],
+)
+def test_a_gloss_of_a_partly_inflated_lung_takes_the_outer_level(source: str, output: str, level: str) -> None:
+    """"not being fully inflated", "isn't fully opening up" describe atelectasis (a pseudo-cue,
+    rules/pseudo_cues.yaml): the gloss after them takes the statement's level, not a negation."""
+    assert scored_pair(source, output, "atelectasis").output_level.value == level
