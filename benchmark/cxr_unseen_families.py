@@ -26,7 +26,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from realtext_docs import DOCS_FILE, IU_FILE, iu_text, read_jsonl
+from hedge_coverage import unseen_iu_reports
 
 import cuelex
 from cuelex.pipeline import get_engine
@@ -92,18 +92,6 @@ _RX = [(name, lvl, re.compile(r"(?<![\w-])(?:" + pat + r")(?![\w])", re.I)) for 
 _HEDGED = {"HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5"}
 
 
-def documents(exclude: set[str]) -> list[tuple[str, str]]:
-    """(doc_id, text) of every IU report in neither half of the set nor ``exclude``."""
-    listed = {d["doc_id"] for d in read_jsonl(DOCS_FILE)} | exclude
-    out = []
-    for r in read_jsonl(IU_FILE):
-        doc_id = f"iu:{r['uid']}"
-        if doc_id in listed or not (r.get("findings") or r.get("impression")):
-            continue
-        out.append((doc_id, iu_text({"findings": r.get("findings") or "", "impression": r.get("impression") or ""})))
-    return out
-
-
 def scan(exclude: set[str], examples: int = 0, family: str | None = None) -> dict:
     """Counts per family: occurrences, paired (by level), in scope, unpaired; examples if asked."""
     engine = get_engine()
@@ -114,7 +102,7 @@ def scan(exclude: set[str], examples: int = 0, family: str | None = None) -> dic
     docs_with: Counter = Counter()
     shown: dict[str, list[str]] = defaultdict(list)
     levels: Counter = Counter()
-    docs = documents(exclude)
+    docs = unseen_iu_reports(frozenset(exclude))
     for doc_id, text in docs:
         pairs = cuelex.extract(text, doc_id=doc_id)
         for p in pairs:

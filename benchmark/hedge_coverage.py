@@ -149,15 +149,23 @@ def _fold(tok: str) -> str:
     return low
 
 
-def documents() -> list[tuple[str, str]]:
-    """(doc_id, text) of every IU report and ACI note NOT in the real-text evaluation set."""
-    listed = {d["doc_id"] for d in read_jsonl(DOCS_FILE)}
+def unseen_iu_reports(exclude: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(doc_id, text) of every IU report with text that is neither in the real-text evaluation set
+    nor in ``exclude``."""
+    listed = {d["doc_id"] for d in read_jsonl(DOCS_FILE)} | exclude
     out = []
     for r in read_jsonl(IU_FILE):
         doc_id = f"iu:{r['uid']}"
         if doc_id in listed or not (r.get("findings") or r.get("impression")):
             continue
         out.append((doc_id, iu_text({"findings": r.get("findings") or "", "impression": r.get("impression") or ""})))
+    return out
+
+
+def documents() -> list[tuple[str, str]]:
+    """(doc_id, text) of every IU report and ACI note NOT in the real-text evaluation set."""
+    listed = {d["doc_id"] for d in read_jsonl(DOCS_FILE)}
+    out = unseen_iu_reports()
     for n in read_jsonl(ACI_FILE):
         doc_id = f"aci:{n['id']}"
         if doc_id not in listed:
