@@ -118,6 +118,7 @@ SECOND_FATE_READERS = {
     "F17": "the report half of rewrite batches 1–8, ACI-BENCH sources (tenth session)",
     "F27": "the report half of rewrite batch 12, ACI-BENCH sources (twelfth session)",
     "F30": "the report half of rewrite batch 13, chest X-ray sources kept outside the project (thirteenth session)",
+    "F33": "the report half of rewrite batch 14, ACI-BENCH sources (fourteenth session)",
 }
 
 
