@@ -2,7 +2,7 @@
 
 Run from the repository root (offline; minutes on a shared machine):
     .venv/bin/python benchmark/build_profile.py --notes 3000            # synthetic corpus made here
-    .venv/bin/python benchmark/build_profile.py --inputs A.csv.gz B.csv.gz
+    .venv/bin/python benchmark/build_profile.py --inputs A.csv.gz B.csv.gz [--skip-worker]
 
 1. **Worker.** The chunks of the inputs are processed in this process as a worker does
    (``_run_chunk``: sections, extraction, linking, deduplication, screening, records, the chunk
@@ -11,7 +11,8 @@ Run from the repository root (offline; minutes on a shared machine):
 2. **Main process.** A build with ``--workers`` workers in a fresh process, its resident memory
    sampled every half second (``/proc/self/statm``), with CPU time of the main process and of the
    workers, and the number of candidates the workers send to the main process (what its
-   ``Selector`` holds).
+   ``Selector`` holds). Its peak is ``VmHWM`` (``build_ab.PEAK_RSS``), not ``ru_maxrss``, which
+   a process started by ``subprocess`` inherits from the script that started it.
 
 The synthetic corpus (``make_synthetic_corpus.py``; 12.5 % discharge summaries, sentences repeated
 by a Pitman–Yor process) uses ``build_ab.REPETITION``. Printed only.
@@ -34,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_ab import REPETITION  # noqa: E402
+from build_ab import PEAK_RSS, REPETITION  # noqa: E402
 from make_synthetic_corpus import write_corpus  # noqa: E402
 
 #: (label, pstats function name pattern) of the steps of a worker's chunk
@@ -69,7 +70,7 @@ res = bench.build(args["inputs"], workers=args["workers"], chunk_size=args["chun
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"import_s": t1 - t0, "wall_s": time.perf_counter() - t0, "build_end_s": time.perf_counter() - t0,
                   "cpu_main_s": me.ru_utime + me.ru_stime, "cpu_workers_s": kids.ru_utime + kids.ru_stime,
-                  "maxrss_main_mib": me.ru_maxrss / 1024, "maxrss_worker_mib": kids.ru_maxrss / 1024,
+                  "maxrss_main_mib": peak_rss_mib(), "maxrss_worker_mib": kids.ru_maxrss / 1024,
                   "notes": res.screening["source_documents"], "samples": samples}))
 """
 
@@ -125,7 +126,7 @@ def profile_main(inputs: list[Path], workers: int, chunk: int) -> None:
         spec = {"inputs": [str(p) for p in inputs], "workers": workers, "chunk": chunk,
                 "work_dir": str(Path(tmp) / "work"), "output": str(Path(tmp) / "bench.jsonl")}  # fmt: skip
         proc = subprocess.run(
-            [sys.executable, "-c", SAMPLER, json.dumps(spec)],
+            [sys.executable, "-c", PEAK_RSS + SAMPLER, json.dumps(spec)],
             capture_output=True,
             text=True,
             cwd=ROOT,
@@ -155,6 +156,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--chunk", type=int, default=500, help="notes per chunk (default 500)")
     ap.add_argument("--skip-main", action="store_true", help="only the worker profile")
+    ap.add_argument("--skip-worker", action="store_true", help="only the main process's build")
     args = ap.parse_args()
     print(f"load average before: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="cuelex-build-corpus-") as tmp:
@@ -162,7 +164,8 @@ def main() -> None:
         if not inputs:
             write_corpus(Path(tmp), args.notes, seed=0, repetition=REPETITION)
             inputs = [Path(tmp) / "discharge.csv.gz", Path(tmp) / "radiology.csv.gz"]
-        profile_worker(inputs, args.chunk)
+        if not args.skip_worker:
+            profile_worker(inputs, args.chunk)
         if not args.skip_main:
             profile_main(inputs, args.workers, args.chunk)
     print(f"load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")

@@ -865,6 +865,40 @@ Link cost is now 2.04× extraction on the worst corpus (1.99× before): extracti
 linking did not, so the ≤ 2× bar, met last session, is missed by a hair; the linker's own time is
 the next thing to cut.
 
+**Fourteenth round (2026-11-24): the build's 993 MiB placed; the linker's per-pair path.**
+*Memory.* The 993 MiB main-process peak of the 100,000-note `bench_scale.py` run was not the
+build's: `bench_scale.py` read the whole corpus into lists (texts, 4.9 million sentences and the
+lines) to count its repetition just before starting the build's process, and Linux carries a
+process's `ru_maxrss` over `execve`, so the runner started by `subprocess` reported at least that
+script's own peak (a parent holding 764 MiB: its child's `ru_maxrss` 764 MiB, the child's own
+`VmHWM` 13 MiB). The runners of `bench_scale.py`, `build_ab.py` and `build_profile.py` now report
+`VmHWM` of `/proc/self/status` (`build_ab.PEAK_RSS`; a test starts one beside a 300 MiB block),
+and `bench_scale.py` counts the corpus's repetition note by note, keeping only the distinct
+sentences and lines (same numbers; a test compares them with the lists). The build itself held
+steady (`build_profile.py --inputs build/mem/cN/*.csv.gz --skip-worker`, corpora of
+`make_synthetic_corpus.py` with `bench_scale.py`'s fitted repetition, 2 workers, 500-note chunks,
+load average 7–11): 20,000 notes peak 229 MiB, resident 207 MiB from the second minute to the last
+chunk; 50,000 notes peak 234 MiB, resident 208–212 MiB from the second minute to the last chunk (216–220 MiB while the final merge writes), 7,304 candidates held; the 100,000-note run is left to the lead's quiet machine. Nothing in `cuelex.bench` was changed for memory: the input is streamed and the
+results are written as they come (thirteenth round).
+*Linking.* Over the IU reports a cold linked pass is about 340 µs a report (extraction about
+390): simstring's look-ups about a fifth, the window's `make_doc` and n-grams about 14% each, the
+scoring loops about a quarter, the per-pair path (checks, windows, zones, the memo key, the
+linked copy) the rest; 92% of the distinct n-gram strings return nothing. The ideas of the ninth
+round were not tried again; a memo of each pair's outcome keyed on the text around its target
+would hit 4 of the 2,595 pairs of windows that miss (IU) and 1 of 1,802 (ACI), and cutting a
+window before `make_doc` would tokenise 46 of its 48 characters on average (IU): neither built.
+Changed, links identical (`link_ab.py` checks every field on every text first; the equivalence
+tests): the per-pair path reads each pair's fields from its `__dict__` once, with conditional
+expressions for the window's `min`/`max` and no `_apply` call for a pair without candidates.
+`benchmark/link_ab.py --rev 83a698a --rounds 3` (cold passes, CPU time, load average 6–8):
+linking old/new 1.024 (IU) and 1.007 (ACI), medians; link cost 1.87× → 1.85× (IU), 1.70× → 1.69×
+(ACI) in the same rounds. With the memos warm, as in a build worker where most sentences repeat
+(the same texts linked again, turns every 20 texts, 3 rounds): 1.143 (IU), 1.183 (ACI). The build
+(`benchmark/build_ab.py --rev 83a698a`, 3,000 synthetic notes, 2 workers, 250-note chunks): `bench.jsonl`, `.stats.json` and `.stats.md` byte-identical; CPU old/new 0.91 (workers) and 0.97 (main process), peak memory 1.01 / 1.00, the two builds run one after the other at load average 8–10, so the build's rate is not shown to have moved; `bench_scale.py --notes 20000 --no-write` old/new was not run (a 20,000-note build took 7 minutes at that load) and is left to the lead's quiet run. The ≤ 2× link-cost bar holds in these
+one-process rounds (1.85× worst corpus) but the speed.py table's 2.04× is a quiet machine's
+wall-clock run; 1,000 notes/s on two workers still needs extraction and linking together about
+2.5× cheaper, which Python around simstring and spaCy's tokenizer does not give.
+
 ## Linking
 
 {link_table}

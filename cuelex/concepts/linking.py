@@ -729,46 +729,74 @@ class Linker:
         zones: dict[tuple[int, int], set[_Zone]] = {}
         own: list[_Zone] = []
         for w, p in zip(windows, pairs):
+            d = p.__dict__  # (the fields, read once; a pair's fields are plain attributes)
+            w0 = w[0]
             z = (
-                p.cue_start - w[0],
-                p.cue_end - w[0],
-                p.target_start - w[0],
-                p.target_end - w[0],
-                p.direction.value,
+                d["cue_start"] - w0,
+                d["cue_end"] - w0,
+                d["target_start"] - w0,
+                d["target_end"] - w0,
+                d["direction"]._value_,
             )
             own.append(z)
-            zones.setdefault(w, set()).add(z)
+            got_zones = zones.get(w)
+            if got_zones is None:
+                zones[w] = {z}
+            else:
+                got_zones.add(z)
         # How a pair links depends on its window's text and its zone alone (``score`` reads the
         # text between a candidate and the target, both inside the window), and which candidates
         # are looked up on the window's zones: the outcomes are memoised on exactly that.
         outcomes: dict[tuple[int, int], dict[_Zone, _Outcome]] = {}
+        links = self._links
         out: list[CueTargetPair] = []
         for i, p in enumerate(pairs):
             w = windows[i]
             got = outcomes.get(w)
             if got is None:
                 key = (text[w[0] : w[1]], tuple(sorted(zones[w])))
-                got = self._links.get(key)
+                got = links.get(key)
                 if got is None:
                     got = self._window_outcomes(text, w[0], w[1], key[1])
                     if w[1] - w[0] <= _MEMO_MAX_CHARS:
-                        self._links.put(key, got)
+                        links.put(key, got)
                 outcomes[w] = got
-            out.append(_apply(text, p, got[own[i]], w[0]))
+            outcome = got[own[i]]
+            out.append(p if outcome is None else _apply(text, p, outcome, w[0]))
         return out
 
     def _windows(self, text: str, pairs: list[CueTargetPair]) -> list[tuple[int, int]]:
         """Window matched per pair: its sentence, or the part of a long sentence near its pairs."""
         by_sentence: dict[tuple[int, int], list[int]] = {}
+        n = len(text)
         for i, p in enumerate(pairs):
-            s = min(p.sentence_start, p.cue_start, p.target_start)
-            e = max(p.sentence_end, p.cue_end, p.target_end)
-            by_sentence.setdefault((s, min(e, len(text))), []).append(i)
+            d = p.__dict__  # (the fields, read once; ``min``/``max`` as conditional expressions)
+            s, qs, ts = d["sentence_start"], d["cue_start"], d["target_start"]
+            if qs < s:
+                s = qs
+            if ts < s:
+                s = ts
+            e, qe, te = d["sentence_end"], d["cue_end"], d["target_end"]
+            if qe > e:
+                e = qe
+            if te > e:
+                e = te
+            key = (s, e if e < n else n)
+            idxs = by_sentence.get(key)
+            if idxs is None:
+                by_sentence[key] = [i]
+            else:
+                idxs.append(i)
+        if len(by_sentence) == 1 and len(pairs) == 1:
+            ((s, e),) = by_sentence
+            if e - s <= self.max_window_chars:
+                return [(s, e)]
         result: list[tuple[int, int]] = [(0, 0)] * len(pairs)
         for (s, e), idxs in by_sentence.items():
             if e - s <= self.max_window_chars:
+                w = (s, e)
                 for i in idxs:
-                    result[i] = (s, e)
+                    result[i] = w
                 continue
             lo = (
                 min(min(pairs[i].cue_start, pairs[i].target_start) for i in idxs)
@@ -1195,7 +1223,7 @@ def _check_pair(text: str, p: CueTargetPair, i: int) -> None:
                     f"pair {i}: text[{s}:{e}] is {text[s:e]!r} but {name}_text is {expected!r}; "
                     "was the pair extracted from a different text?"
                 )
-    if not (0 <= p.sentence_start <= p.sentence_end <= n):
+    if not (0 <= d["sentence_start"] <= d["sentence_end"] <= n):
         raise LinkingError(
             f"pair {i}: sentence offsets [{p.sentence_start}, {p.sentence_end}) "
             "fall outside the text"
