@@ -679,10 +679,11 @@ def _split_prefilter(
             alts = [""]
         branches.append(first + (alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"))
     words = _trie_of_pieces(word_first) if word_first else "(?!)"
+    # they read folded text, which is ASCII: ASCII classes give the same stops, faster
     return (
-        re.compile(words),
-        re.compile(rf"[^\w](?={words})"),
-        re.compile("|".join(branches) or "(?!)"),
+        re.compile(words, re.ASCII),
+        re.compile(rf"[^\w](?={words})", re.ASCII),
+        re.compile("|".join(branches) or "(?!)", re.ASCII),
     )
 
 
