@@ -899,6 +899,42 @@ one-process rounds (1.85× worst corpus) but the speed.py table's 2.04× is a qu
 wall-clock run; 1,000 notes/s on two workers still needs extraction and linking together about
 2.5× cheaper, which Python around simstring and spaCy's tokenizer does not give.
 
+**Fourteenth round (2026-11-24): the scan's buckets with simple case folding** (`pipe_ab.py
+--rev 83a698a`, CPU time, one process, load average 6–9). Timing every `regex` call of the scan
+(the same calls, old and new pattern at each stop): on the ACI notes they cost about 1,215 µs a
+note of extract's ~3.3 ms (memo off), on the IU reports 53 µs, and a few buckets took most of
+it: "monitor her …" 434 µs a failing call, "for evaluation of" 158, "for further" 95, "if
+there is" 300. The cause is not POSIX mode (non-POSIX calls cost the same) but VERSION1's full
+case folding, on by default with IGNORECASE: a set that holds a character folding to several
+("[\\w-]" holds "ß") may then take several text characters as one item ("ss"), and the engine
+tries that at every such item and in every look-behind. With `(?-f)` the same calls cost 6.6,
+6, 9 and 170 µs. Each bucket now has a twin compiled with simple folding, used on texts in which
+every character folds to one character (all IU reports, 206 of the 207 ACI notes; a text with
+"ß", "ﬁ" or "İ" keeps the full-folding bucket). The two foldings differ on such a text only where
+a set holding "ß"-like characters (`\\w`, `\\S`, `\\D`) repeats a bounded number of times outside a
+look-behind (each character of a multi-character fold is itself a word character, so an
+unbounded run or a look-behind's yes/no cannot change); a check of each pattern's sets when the
+scanner is built lets through only unbounded or look-behind uses and refuses property classes,
+ranges past ASCII, escaped characters that fold to several and V1 set operations (all 409
+shipped patterns pass; a test runs the check's verdicts against `regex` itself, and a property
+test compares the scan with the full-folding reference on texts of "ss", "fi", "ß", "ﬁ", "İ",
+KELVIN SIGN). Scan calls over the ACI notes 1,215 → 532 µs a note, IU 53 → 35; the
+split prefilter's three stdlib patterns compiled with `re.ASCII` (they read folded text, which is
+ASCII) 262 → 211 µs a note for the word-start pattern. Byte-identical Docs, pairs and pairs JSON
+on every text of both corpora (checked by `pipe_ab.py` first); `test_speed_equivalence.py`
+passes. Old/new `nlp.pipe` + reading the pairs, 3 rounds: ACI 1.059 median (1.060 best), IU
+1.003 (1.009); against negspacy in the same turns 0.80× → 0.84× (ACI), 0.96× → 0.96× (IU, where
+the scan's calls were a tenth of a report's time). Where the rest goes, measured in the same
+hour: spaCy's `Tokenizer.__call__` on an ACI note whose chunks are all cached costs about 790
+µs, about 170 of them its special-case pass (a tokenizer without special cases, same text:
+620–640 µs), and `cuelex.load()`'s wrapper (split, `issuperset`, the weak text map) about 130
+µs more; a Doc built from cached words (`Doc(vocab, words, spaces)`) costs 380 µs but loses the
+special cases' token attributes (NORM) unless they are written back: not tried. Left: the header
+colon's look-behind (5 µs a call with simple folding, 11 with full; two calls an IU report), the
+12-character dispatch depth ("the patient " opens 985 failing calls a pass over the ACI notes,
+about 9 µs each), the context rules' look-behinds (still full folding; their match start is
+read, so the set argument above does not cover them) and the analysis of missed sentences.
+
 ## Linking
 
 {link_table}

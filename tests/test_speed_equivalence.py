@@ -242,6 +242,58 @@ def test_split_prefilter_on_hand_made_prefixes():
     assert X._split_prefilter({True: {("[ab]", "c")}, False: set()}) is None
 
 
+_FOLD_ALPHABET = [
+    "monitor her ", "for further ", "for evaluation of ", "the patient ", "Dr. ", "have her ",
+    "if ", "it is possible ", "pneumonia", "Strasse", "ss", "fi", "st", "ff", "fifth ", "ß", "ẞ", "ﬁ",
+    "ﬆ", "İ", "i\u0307", "ſ", "\u212a", " ", "  ", "\n", ".", ",", "-", "’", "é", "worsens ", "or ",
+]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(_FOLD_ALPHABET), max_size=20))
+def test_simple_folding_scan_equals_full_folding_reference(scanners, pieces):
+    """Text that folds one character to one is scanned with simple case folding (the buckets'
+    twins); text with "ß", "ﬁ" or "İ" with V1's full folding: both equal the reference (one POSIX
+    alternation with full folding), on words whose letters full folding could take together."""
+    fast, ref = scanners
+    text = "".join(pieces)
+    ours = [(m.start(), m.end(), m.lastgroup) for m in fast.finditer(text)]
+    want = [(m.start(), m.end(), m.lastgroup) for m in ref.finditer(text)]
+    assert ours == want
+
+
+def test_simple_fold_safety_is_what_regex_does():
+    """What ``_simple_fold_safe`` lets through matches the same ASCII texts with both foldings;
+    what it refuses can differ (a set holding "ß" takes "ss" as one item under full folding)."""
+    texts = ["x ss y", "xssy", "xsy", "xfiy", "ss", "s", "fi", "a ss", "iss", "x ss", "xsssy", "xy"]
+
+    def same(pattern: str) -> bool:
+        full = regex.compile(pattern, X._FLAGS)
+        simple = regex.compile("(?-f)" + pattern, X._FLAGS)
+        return all(
+            (lambda a, b: (a and a.span()) == (b and b.span()))(full.match(t, k), simple.match(t, k))
+            for t in texts
+            for k in range(len(t) + 1)
+        )
+
+    safe = [r"x[\w-]+y", r"(?<=[\w)]\s*)s", r"[’']s", r"x[^\W\d]y", r"[a-z]{2}", r"x\w{2}y", r"x[\s-]?s"]
+    for p in safe:
+        assert X._simple_fold_safe(p), p
+        assert same(p), p
+    refused = [r"x[\w-]y", r"x[\w]{2}y", r"^[\S.]$", r"x[\p{L}]y", r"[à-ÿ]", "ß", r"\xdf", r"[[a-z]--[e]]"]
+    for p in refused:
+        assert not X._simple_fold_safe(p), p
+    assert not same(r"x[\w-]y") and not same(r"^[\S.]$")  # "xssy", "ss": one item under full folding
+    assert fast_scanner_uses_twins()
+
+
+def fast_scanner_uses_twins() -> bool:
+    fast = cuelex.get_engine()._scan
+    assert all(fast._fold_safe), "a shipped pattern is not fold-safe: its buckets lose the fast path"
+    assert fast._folds_one_to_one("Straße") is False and fast._folds_one_to_one("Pain – é") is True
+    return True
+
+
 def test_text_without_cue_is_not_split(monkeypatch):
     """A text in which the scan finds no cue or alternative gives no pairs without being split;
     a text with one is split as before."""

@@ -237,6 +237,89 @@ def _expand(
     return heads
 
 
+# Simple case folding (``(?-f)``) against V1's full case folding: on a text in which no character
+# folds to several (no "ß", "ﬁ", "İ"), the two differ only where a set that holds such a character
+# ("[\w-]" holds "ß") takes two text characters as one item ("ss"), which changes a match only
+# when that item's repetition is bounded outside a look-behind; full folding also costs the
+# `regex` module up to a hundred times more on patterns with sets or look-behinds.
+_SET = re.compile(r"\[\^?\]?(?:\\.|[^\]\\])*\]")  # a set at a "[" (V1 nested sets: see below)
+_UNBOUNDED = re.compile(r"[*+]|\{\d*,\}")
+_SET_CLASSES = re.compile(r"\\[A-Za-z]")
+# escapes in a set that stand for characters or classes without a character folding to several
+_ONE_CHAR_ESCAPES = frozenset({"\\n", "\\t", "\\r", "\\f", "\\v", "\\a", "\\s", "\\d", "\\W"})
+_WIDE_CLASSES = frozenset({"\\w", "\\S", "\\D"})  # classes that hold "ß", "ﬁ", "İ"
+_RANGE_PAST_ASCII = re.compile(r"[^\x00-\x7f](?<!\\)-(?=.)|(?<!\\)-[^\x00-\x7f]")
+_ESCAPED_CHAR = re.compile(r"\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x\{|N\{|0|[1-7][0-7]{2})")
+
+
+def _one_fold(ch: str) -> bool:
+    """Does ``ch`` fold (and change case) to one character? (Python's full case mappings)"""
+    return len(ch.casefold()) == 1 and len(ch.lower()) == 1 and len(ch.upper()) == 1
+
+
+def _sets_and_look_behinds(pattern: str) -> tuple[list[re.Match[str]], list[tuple[int, int]]] | None:
+    """The sets of ``pattern`` and the (start, end) of its look-behind groups, escapes skipped;
+    None when a set cannot be read (V1 nested sets and set operations)."""
+    sets, behinds, stack = [], [], []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            m = _SET.match(pattern, i)
+            if m is None or "[" in m.group()[1:] or any(op in m.group() for op in ("--", "&&", "||", "~~")):
+                return None
+            sets.append(m)
+            i = m.end()
+            continue
+        if c == "(":
+            stack.append((i, pattern.startswith(("(?<=", "(?<!"), i)))
+        elif c == ")" and stack:
+            start, behind = stack.pop()
+            if behind:
+                behinds.append((start, i + 1))
+        i += 1
+    return sets, behinds
+
+
+def _simple_fold_safe(pattern: str) -> bool:
+    r"""Does ``pattern`` match with simple case folding exactly as with full case folding, on any
+    text whose characters each fold to one? (Conservative: False when unsure.)
+
+    Full folding lets a set that holds a character folding to several ("[\w-]" holds "ß") take
+    that many text characters as one item ("ss"); each of them is a word character, which the
+    set takes alone too, so this changes nothing where the set repeats without bound or sits in
+    a look-behind (which asks only whether a match exists), and only such uses are let through.
+    """
+    read = _sets_and_look_behinds(pattern)
+    if read is None:
+        return False
+    sets, behinds = read
+    for m in _ESCAPED_CHAR.finditer(pattern):
+        code = next((g for g in m.groups() if g), None)
+        if code is None or not _one_fold(chr(int(code, 16))):
+            return False
+    if not all(_one_fold(ch) for ch in pattern if not ch.isascii()):
+        return False
+    for m in sets:
+        if m.group().startswith("[^"):
+            continue  # a negated set takes one character ("[^a]", "[^\W\d]" never take "ss")
+        inner = m.group()[1:-1]
+        classes = set(_SET_CLASSES.findall(inner)) - _ONE_CHAR_ESCAPES
+        if classes - _WIDE_CLASSES or _RANGE_PAST_ASCII.search(inner):
+            return False  # "\p{L}" holds "ß" but not every part of its fold; ranges past ASCII
+        if not classes:
+            continue  # characters that fold to one: each item takes one character either way
+        if _UNBOUNDED.match(pattern, m.end()):
+            continue  # "[\w-]+": two characters as one item or as two, the same texts match
+        if any(a < m.start() and m.end() < b for a, b in behinds):
+            continue  # a look-behind asks only whether some match exists
+        return False
+    return True
+
+
 class _Scanner:
     """Leftmost-longest scan of many patterns at once, dispatched on literal prefixes.
 
@@ -286,6 +369,12 @@ class _Scanner:
         self._always = self._by_prefix.pop("", frozenset())
         self._anywhere_ids = frozenset(anywhere)
         self._compiled: dict[frozenset[int], regex.Pattern] = {}
+        # each compiled bucket's simple-folding twin (itself when a pattern is not fold-safe),
+        # used on texts in which every character folds to one (see ``_simple_fold_safe``)
+        self._twins: dict[regex.Pattern, regex.Pattern] = {}
+        self._bucket_ids: dict[regex.Pattern, frozenset[int]] = {}
+        self._fold_safe = [_simple_fold_safe(_wrap(p, wb)) for p, wb in items]
+        self._one_fold_chars: dict[str, bool] = {}
         self._at: dict[str, regex.Pattern | None] = {}
         # buckets of one word-bounded plain ASCII word ("no", "or"): (word, group name)
         self._words: dict[regex.Pattern, tuple[str, str]] = {}
@@ -400,6 +489,7 @@ class _Scanner:
             found = self._compiled[key] = regex.compile(
                 "(?p)" + "|".join(parts) + "|(?!)", _FLAGS
             )
+            self._bucket_ids[found] = key
             if len(key) == 1:
                 (i,) = key
                 word, wb = self.items[i]
@@ -425,6 +515,29 @@ class _Scanner:
         if len(self._at) < 100_000:  # bounded cache of head -> compiled bucket
             self._at[head] = pattern
         return pattern
+
+    def _twin(self, pattern: regex.Pattern) -> regex.Pattern:
+        """``pattern`` with simple case folding when all its patterns are fold-safe, else itself."""
+        ids = self._bucket_ids.get(pattern)
+        twin = pattern
+        if ids is not None and all(self._fold_safe[i] for i in ids):
+            twin = regex.compile("(?-f)" + pattern.pattern, _FLAGS)
+        self._twins[pattern] = twin
+        return twin
+
+    def _folds_one_to_one(self, text: str) -> bool:
+        """Does every character of ``text`` fold to one character (so simple folding may serve)?"""
+        if text.isascii():
+            return True
+        known = self._one_fold_chars
+        for m in _NON_ASCII.finditer(text):
+            for ch in m.group():
+                ok = known.get(ch)
+                if ok is None:
+                    ok = known[ch] = _one_fold(ch)
+                if not ok:
+                    return False
+        return True
 
     def __reduce__(self):
         return (_Scanner, (self.items, self.dispatch))
@@ -466,6 +579,7 @@ class _Scanner:
             stops = [m.start() for m in self._prefilter.finditer(low)]
         else:
             stops = [m.start() for m in self._prefilter_ci.finditer(text, overlapped=True)]
+        twins = self._twins if self._folds_one_to_one(text) else None
         for start in stops:
             if start < pos:
                 continue
@@ -493,6 +607,8 @@ class _Scanner:
                         yield _WordMatch(start, end, word[1])
                         pos = end
                     continue
+            if twins is not None:
+                pattern = twins.get(pattern) or self._twin(pattern)
             m = pattern.match(text, start)
             if m is not None and m.end() > start:
                 yield m
@@ -563,10 +679,11 @@ def _split_prefilter(
             alts = [""]
         branches.append(first + (alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"))
     words = _trie_of_pieces(word_first) if word_first else "(?!)"
+    # they read folded text, which is ASCII: ASCII classes give the same stops, faster
     return (
-        re.compile(words),
-        re.compile(rf"[^\w](?={words})"),
-        re.compile("|".join(branches) or "(?!)"),
+        re.compile(words, re.ASCII),
+        re.compile(rf"[^\w](?={words})", re.ASCII),
+        re.compile("|".join(branches) or "(?!)", re.ASCII),
     )
 
 
