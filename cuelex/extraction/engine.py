@@ -1485,8 +1485,12 @@ class Engine:
             )
         ):
             return None  # "informative", "follow-up": no clinical target
-        if not changing and not plain and self._non_target_or_modifier.issuperset(words):
-            return None  # "additional treatment", "high clinical concern"
+        if not changing and not plain and self._non_target_or_modifier.issuperset(
+            [w for w in words[:-1] if not w.endswith("ly")] + words[-1:]
+        ):
+            # "additional treatment", "high clinical concern"; an adverb before the last word counts
+            # as neither ("grossly intact", "entirely normal": a normal state names no finding)
+            return None
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
         head = words[words.index("of", 1) - 1] if "of" in words[1:] else words[-1]
