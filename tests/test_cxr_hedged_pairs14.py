@@ -109,3 +109,36 @@ def test_what_the_new_ul4_cues_leave_alone(text: str, absent: str) -> None:
 )
 def test_as_that_opens_no_clause_ends_no_scope(text: str, target: str, level: str) -> None:
     assert _pairs(text).get(target, (None,))[0] == level, _pairs(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "rule"),
+    [
+        # the organ as the subject of "borderline in size" (ul4.borderline_in_size)
+        ("The heart is borderline in size.", "heart", "ul4.borderline_in_size"),
+        ("The cardiac silhouette is borderline size.", "cardiac silhouette", "ul4.borderline_in_size"),
+        # ... the forward reading unchanged
+        ("Borderline cardiomegaly.", "cardiomegaly", "ul4.borderline"),
+    ],
+)
+def test_borderline_in_size_takes_the_organ(text: str, target: str, rule: str) -> None:
+    assert _pairs(text).get(target) == ("UL4", rule), _pairs(text)
+    assert "size" not in _pairs(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # words that name no finding (rules/targets.yaml non_targets, non_target_heads, strip_leading)
+        ("Dr. Jones was notified of the indeterminate nodule and acknowledged receipt of the finding.",
+         {"nodule": "UL4"}),
+        ("The appearance XXXX scarring or atelectasis.", {"scarring": "UL3", "atelectasis": "UL3"}),
+        # a first alternative that names no finding leaves the other reading
+        ("Possibly related to technical factors or early edema.", {"early edema": "UL3"}),
+        ("May be due to technique or a small effusion.", {"small effusion": "UL3"}),
+        # ... while a finding word with them is kept
+        ("Possible technical artifact.", {"technical artifact": "UL3"}),
+    ],
+)
+def test_targets_that_name_no_finding(text: str, kept: dict[str, str]) -> None:
+    assert {t: lv for t, (lv, _) in _pairs(text).items()} == kept

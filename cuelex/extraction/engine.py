@@ -1876,6 +1876,10 @@ class Engine:
             elif np is None:
                 k = self._example_start(toks, a, b)
                 np = self._noun_phrase(toks, k, b) if k is not None else None
+                if np is None and idx == 0 and len(parts) > 1 and parts[1][2] == "or" and hedge:
+                    # "possibly related to technique or early edema": a first alternative that
+                    # names no finding leaves the others as the readings offered
+                    continue
                 if np is None:
                     break  # nothing usable right after the cue ("no, ..."): nothing further either
             if idx == 0:
