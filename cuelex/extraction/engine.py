@@ -1040,6 +1040,7 @@ class Engine:
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
+        self._normal_states = frozenset(w.lower() for w in t.normal_states)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
         self._observation_participles = frozenset(w.lower() for w in t.observation_participles)
         self._degree_adverbs = frozenset(w.lower() for w in t.degree_adverbs)
@@ -1487,9 +1488,11 @@ class Engine:
             return None  # "informative", "follow-up": no clinical target
         if not changing and not plain and self._non_target_or_modifier.issuperset(
             [w for w in words[:-1] if not w.endswith("ly")] + words[-1:]
+            if words[-1] in self._normal_states
+            else words
         ):
-            # "additional treatment", "high clinical concern"; an adverb before the last word counts
-            # as neither ("grossly intact", "entirely normal": a normal state names no finding)
+            # "additional treatment", "high clinical concern"; an adverb before a normal state
+            # counts as neither ("grossly intact", "entirely normal": no finding is named)
             return None
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
