@@ -1492,7 +1492,7 @@ class Engine:
             else words
         ):
             # "additional treatment", "high clinical concern"; an adverb before a normal state
-            # counts as neither ("grossly intact", "entirely normal": no finding is named)
+            # counts as neither ("grossly intact", "grossly unremarkable": no finding is named)
             return None
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
