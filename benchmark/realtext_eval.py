@@ -33,6 +33,8 @@ _ROOT = Path(__file__).resolve().parent.parent
 #: Causes of a missed gold pair and of a false (unmatched) cuelex pair, in the order they are tested.
 MISS_CAUSES = ("no cue in the lexicons", "cue matched, no pair kept", "cue found, other target", "wrong level")
 FALSE_CAUSES = ("plan, not a proposition", "non-clinical target", "scope", "clinical target, no gold pair")
+#: A cuelex pair whose target matches a gold pair of another level: false at its own level.
+WRONG_LEVEL = "gold pair at another level"
 _AGENTS = {"we", "i", "you", "us", "he", "she", "they"}
 #: Kinds of the target of a false pair, in the order they are tested (:func:`target_kind`).
 TARGET_KINDS = ("drug/medication", "procedure/test", "general advice", "body part", "symptom", "diagnosis",
@@ -186,6 +188,7 @@ def evaluate(
     falses: Counter = Counter()  # cause
     false_kinds: Counter = Counter()  # (axis, value): level, cue family, target kind, wrong target
     boundary: Counter = Counter()  # gold level -> found at that level, target span not exact
+    false_by_level: Counter = Counter()  # (cuelex level, false cause or WRONG_LEVEL): not right at its level
     linker = cuelex.get_linker()
     engine = cuelex.get_engine()
     for doc in docs:
@@ -209,7 +212,9 @@ def evaluate(
                 per_level[lv]["system"] += 1
             g = m.get(i)
             if g is None:
-                falses[false_cause(text, (p.cue_start, p.cue_end), (p.target_start, p.target_end), gpairs, linker)] += 1
+                why = false_cause(text, (p.cue_start, p.cue_end), (p.target_start, p.target_end), gpairs, linker)
+                falses[why] += 1
+                false_by_level[(lv, why)] += 1
                 false_kinds[("level", lv)] += 1
                 false_kinds[("cue family", cue_family(p.rule_id))] += 1
                 false_kinds[("target kind", target_kind(text, lv, (p.target_start, p.target_end), p.sentence, linker))] += 1
@@ -234,6 +239,7 @@ def evaluate(
                 totals["fully_right"] += 1
             if not same:
                 misses[(g.level, MISS_CAUSES[3])] += 1
+                false_by_level[(lv, WRONG_LEVEL)] += 1
                 rows.append((doc["doc_id"], "level", f"gold {g.level} vs {lv} cue={p.cue_text!r} target={p.target_text!r} gold target={text[g.target[0]:g.target[1]]!r}"))
             elif not t_ok:
                 boundary[g.level] += 1
@@ -265,6 +271,7 @@ def evaluate(
         "falses": falses,
         "false_kinds": false_kinds,
         "boundary": boundary,
+        "false_by_level": false_by_level,
         "rows": rows,
     }
 
@@ -324,6 +331,18 @@ def breakdown(result: dict) -> str:
         lines.append(f"| {lv} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} | {edge} |")
     lines += ["", "False pairs (no gold pair) by cause: " + ", ".join(f"{c} {falses[c]}" for c in FALSE_CAUSES)
               + f"; total {sum(falses.values())}"]
+    by_level = result.get("false_by_level", Counter())
+    if by_level:
+        causes = (*FALSE_CAUSES, WRONG_LEVEL)
+        lines += ["", "Hedged cuelex pairs not right at their level, by cuelex level and cause (the precision "
+                  "errors of UL2–UL5):", "", "| cuelex level | " + " | ".join(causes) + " | total |",
+                  "| --- |" + " ---: |" * (len(causes) + 1)]
+        for lv in (*sorted(HEDGED), "hedged"):
+            counts = [sum(n for (l, c), n in by_level.items() if c == cause and (l == lv or (lv == "hedged" and l in HEDGED)))
+                      for cause in causes]
+            if lv == "hedged" or any(counts):
+                lines.append(f"| {lv} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
+        lines.append("")
     kinds = result.get("false_kinds", Counter())
     for axis in ("level", "cue family", "target kind", "gold cue"):
         counts = sorted(((v, n) for (a, v), n in kinds.items() if a == axis), key=lambda vn: (-vn[1], vn[0]))

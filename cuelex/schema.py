@@ -184,6 +184,7 @@ class TargetRules(BaseModel):
     modifier_words: tuple[str, ...] = ()
     observation_heads: tuple[str, ...] = ()
     statement_openers: tuple[str, ...] = ()
+    normal_states: tuple[str, ...] = ()
     reading_verbs: tuple[str, ...] = ()
     observation_participles: tuple[str, ...] = ()
     degree_adverbs: tuple[str, ...] = ()

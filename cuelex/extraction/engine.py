@@ -1157,6 +1157,7 @@ class Engine:
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
+        self._normal_states = frozenset(w.lower() for w in t.normal_states)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
         self._observation_participles = frozenset(w.lower() for w in t.observation_participles)
         self._degree_adverbs = frozenset(w.lower() for w in t.degree_adverbs)
@@ -1602,8 +1603,14 @@ class Engine:
             )
         ):
             return None  # "informative", "follow-up": no clinical target
-        if not changing and not plain and self._non_target_or_modifier.issuperset(words):
-            return None  # "additional treatment", "high clinical concern"
+        if not changing and not plain and self._non_target_or_modifier.issuperset(
+            [w for w in words[:-1] if not w.endswith("ly")] + words[-1:]
+            if words[-1] in self._normal_states
+            else words
+        ):
+            # "additional treatment", "high clinical concern"; an adverb before a normal state
+            # counts as neither ("grossly intact", "grossly unremarkable": no finding is named)
+            return None
         if words[-1] in self._non_target_heads:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
         head = words[words.index("of", 1) - 1] if "of" in words[1:] else words[-1]
@@ -1989,6 +1996,10 @@ class Engine:
             elif np is None:
                 k = self._example_start(toks, a, b)
                 np = self._noun_phrase(toks, k, b) if k is not None else None
+                if np is None and idx == 0 and len(parts) > 1 and parts[1][2] == "or" and hedge:
+                    # "possibly related to technique or early edema": a first alternative that
+                    # names no finding leaves the others as the readings offered
+                    continue
                 if np is None:
                     break  # nothing usable right after the cue ("no, ..."): nothing further either
             if idx == 0:
