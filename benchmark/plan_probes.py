@@ -31,6 +31,12 @@ passive "evaluated / screened / checked for", "check if", "identify / detect any
 between A and B", "see if X is contributing", "X screening"), ``purpose-treatment`` (a purpose
 clause naming a treatment goal gives no pair), ``order-no-finding`` (orders, medications and
 restrictions that name no finding), and more contingency, general-advice and non-clinical rows.
+Rows ``v01``–``v21`` (fourteenth session, ``doc: written``) were written before that session's
+rules (8 of 21 right at 83a698a): ``course-target`` rows with a bare course noun after a watching
+verb ("monitor for progression or changes"), ``treatment-failure`` (a plan conditioned on a
+treatment failing to control a finding: "if we cannot get her sugars under control"; a dose or a
+time names no finding) and ``non-clinical`` rows with "May" inside a name ("Dr. May", "Point May
+Orthopedics").
 
 A probe is right when every ``expect`` pair is found (level among ``levels``; the cuelex target
 lies inside ``target`` and covers ``core``, case aside) and no pair has a target overlapping a

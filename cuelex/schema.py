@@ -199,6 +199,7 @@ class TargetRules(BaseModel):
     verb_noun_compounds: tuple[str, ...] = ()
     state_words: tuple[str, ...] = ()
     course_nouns: tuple[str, ...] = ()
+    watch_verbs: tuple[str, ...] = ()
     located_prepositions: tuple[str, ...] = ()
     location_frames: tuple[str, ...] = ()
     copulas: tuple[str, ...]

@@ -109,7 +109,6 @@ def test_conditions_on_the_course(text: str, expected: list) -> None:
     "text",
     [
         "If it does not improve, call.",  # "it": no named referent
-        "If we cannot improve his pressure, we will refer him.",  # the clinician's action
         "If she does not want surgery, we will continue therapy.",  # a preference, not the course
         "If the splint is not comfortable, she may remove it at night.",  # a negation inside a condition
         "She does not improve with rest.",  # no condition: a statement of the course

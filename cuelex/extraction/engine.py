@@ -1153,6 +1153,7 @@ class Engine:
         self._adjective_suffixes = tuple(t.adjective_suffixes)
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._course_nouns = frozenset(w.lower() for w in t.course_nouns)
+        self._watch_verbs = frozenset(w.lower() for w in t.watch_verbs)
         self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
@@ -1493,6 +1494,26 @@ class Engine:
         parts.append((start, j, sep))
         return parts
 
+    def _watched_course(self, toks: Sequence[_Tok], i: int, words: list[str]) -> bool:
+        """ "monitor for progression or changes", "watch for any growth": a bare course noun after a
+        watching verb and its "for" is the course of the watched finding, so it is the target
+        (elsewhere "changes" alone names nothing: "no changes to his medications")."""
+        if not words or not self._course_nouns.issuperset(words):
+            return False
+        m = i - 1
+        while m >= 0 and (toks[m].low in self._course_nouns or toks[m].low in self._WATCH_FILLERS):
+            m -= 1  # "for progression or changes", "for any further growth"
+        if m < 1 or toks[m].low != "for":
+            return False
+        for t in reversed(toks[max(0, m - 4) : m]):  # "monitor (the nodule) for", "watch closely for"
+            if t.punct:
+                return False
+            if t.low in self._watch_verbs:
+                return True
+        return False
+
+    _WATCH_FILLERS = frozenset({"or", "and", ",", "any", "further", "new", "signs", "sign", "of", "evidence"})
+
     def _noun_phrase(self, toks: Sequence[_Tok], i: int, j: int) -> tuple[int, int] | None:
         """The target noun phrase at the start of toks[i:j] (strip leading words, cut at breakers)."""
         if (
@@ -1507,6 +1528,8 @@ class Engine:
         leading_first = strip_leading._phrases  # first tokens of its items
         while i < j:
             n = strip_leading.match_at(toks, i, j) if toks[i].low in leading_first else 0
+            if n and toks[i + n - 1].low == "in" and i + n < j and toks[i + n].low[0].isdigit():
+                n = 0  # "changes in 6 months": "in" starts a time, so "changes" is no stripped lead-in
             if n:
                 i += n
                 continue
@@ -1589,8 +1612,10 @@ class Engine:
         if bare_diagnosis and all(self._is_modifier(t) for t in toks[i:k] if not t.punct):
             return None  # "without a pathological diagnosis", "no definitive diagnosis": no finding named
         words = [t.low for t in toks[i:k] if not t.punct]
-        changing = (words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j)) or (
-            len(words) > 1 and words[-1] in self._GENERIC_HEADS and self._DECISIVE.intersection(words[:-1])
+        changing = (
+            (words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j))
+            or (len(words) > 1 and words[-1] in self._GENERIC_HEADS and self._DECISIVE.intersection(words[:-1]))
+            or self._watched_course(toks, i, words)
         )
         non_targets = self._non_targets
         plain = non_targets.isdisjoint(words)  # no non-target word (the usual case)
