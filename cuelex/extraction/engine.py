@@ -1806,6 +1806,10 @@ class Engine:
                 continue
             if fronted:
                 idx, fronted = 0, False
+            if idx > 0 and i > 0 and a + 1 < b and toks[a].low == toks[i - 1].low and toks[a].low in self._LINK_WORDS:
+                # "may be from A or from B", "due to A, to B, or both": the cue's own preposition
+                # said again before a later item leaves that item in the cue's list
+                a += 1
             np = self._noun_phrase(toks, a, b)
             if idx == 0 and (status := self._status_predicate(toks, i, j)):
                 if status[0] < status[1]:
@@ -1920,6 +1924,8 @@ class Engine:
          "suspects", "thinks", "believes"}
     )
     _LINKS = {("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1}
+    #: the prepositions a cue ends on that a writer repeats before each later item of its list
+    _LINK_WORDS = frozenset({"from", "to", "by", "of", "with"})
     _PREDICATE_ADVERBS = frozenset({"also", "just", "still", "really", "all", "more", "most", "mostly", "only"})
 
     _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were"})
