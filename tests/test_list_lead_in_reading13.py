@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 from _helpers import scored_pair
 
+import cuelex
 from cuelex.levels import Level
+from cuelex.scoring import score
 from cuelex.scoring import scorer
 
 
@@ -28,21 +30,17 @@ def test_a_lead_in_is_read_through_emphasis_marks(output: str, level: str) -> No
     assert output[got[1].start : got[1].end] == got[1].text
 
 
-#: Reading "or" under a negation as "neither" in the output alone breaks a text scored against
-#: itself: the extractor reads the same words in the source as UL3 alternatives (17 pairs of the
-#: stored rewrites, tests/test_negated_lists.py), so the rule was taken out at the merge; the reading
-#: belongs in the extractor, for source and output alike.
-_OR_UNDER_NEGATION = pytest.mark.xfail(
-    strict=True, reason="'or' under a negation is read in the extractor first (self-scoring)"
-)
+#: An "or" under a negation means neither: the extractor reads it so ("nothing broken or out of
+#: place", a list item under "The X-ray did not show:"), for a source and an output alike, so a
+#: text scored against itself stays preserved (tests/test_negated_lists.py).
 
 
 @pytest.mark.parametrize(
     ("source", "output", "target", "level"),
     [
         # an item with an "or" of its own under a negated lead-in: neither
-        pytest.param("No pulmonary nodules.", "The X-ray did not show:\n- lumps or nodules in the lungs\n", "pulmonary nodules", "UL1", marks=_OR_UNDER_NEGATION),
-        pytest.param("No pulmonary nodules.", "**No signs** of:\n- fluid\n- nodules or lumps\n", "pulmonary nodules", "UL1", marks=_OR_UNDER_NEGATION),
+        ("No pulmonary nodules.", "The X-ray did not show:\n- lumps or nodules in the lungs\n", "pulmonary nodules", "UL1"),
+        ("No pulmonary nodules.", "**No signs** of:\n- fluid\n- nodules or lumps\n", "pulmonary nodules", "UL1"),
         # under a hedged lead-in the "or" stays a hedge
         ("Possible pulmonary nodules.", "Possible causes:\n- lumps or nodules in the lungs\n", "pulmonary nodules", "UL3"),
     ],
@@ -54,8 +52,8 @@ def test_an_alternative_item_takes_its_lead_in(source: str, output: str, target:
 @pytest.mark.parametrize(
     ("source", "output", "target", "level"),
     [
-        pytest.param("No fracture.", "Nothing broken or fractured was found.", "fracture", "UL1", marks=_OR_UNDER_NEGATION),
-        pytest.param("No fracture.", "There was nothing fractured or out of place.", "fracture", "UL1", marks=_OR_UNDER_NEGATION),
+        ("No fracture.", "Nothing broken or fractured was found.", "fracture", "UL1"),
+        ("No fracture.", "There was nothing fractured or out of place.", "fracture", "UL1"),
         ("No pneumothorax.", "The X-ray did not show a collapsed lung or a pneumothorax.", "pneumothorax", "UL1"),
         # a clause between the negation and the "or": the "or" is a hedge of its own
         ("Possible pneumothorax.", "Nothing is broken, but it may be a bruise or a pneumothorax.", "pneumothorax", "UL3"),
@@ -64,6 +62,29 @@ def test_an_alternative_item_takes_its_lead_in(source: str, output: str, target:
 )
 def test_or_in_the_scope_of_a_negation_means_neither(source: str, output: str, target: str, level: str) -> None:
     assert scored_pair(source, output, target).output_level.value == level
+
+
+@pytest.mark.parametrize(
+    ("text", "targets", "level"),
+    [
+        ("Nothing broken or fractured was found.", ["broken", "fractured"], "UL1"),
+        ("The X-ray did not show:\n- lumps or nodules in the lungs\n", ["lumps", "nodules"], "UL1"),
+        ("Results:\n- There are **no signs** of:\n  - a pneumothorax\n  - pneumonia or a collapsed lung\n", ["pneumonia", "collapsed lung"], "UL1"),
+        ("We did not find any of these:\n1. a bleed\n2. a clot or a blockage\n", ["clot", "blockage"], "UL1"),
+        # the lead-in's list has ended (a shallower item, a hedged lead-in, a plain label): a hedge
+        ("- no signs of:\n  - fluid\n- atelectasis or pneumonia\n", ["atelectasis", "pneumonia"], "UL3"),
+        ("Possible causes:\n- lumps or nodules in the lungs\n", ["lumps", "nodules"], "UL3"),
+        ("Impression:\n- atelectasis or pneumonia at the left base\n", ["atelectasis", "pneumonia"], "UL3"),
+        ("Nothing was found. The opacity is atelectasis or pneumonia.", ["atelectasis", "pneumonia"], "UL3"),
+    ],
+)
+def test_the_extractor_reads_or_under_a_negation_as_neither(text: str, targets: list[str], level: str) -> None:
+    """The source side of the same reading: the extractor gives each alternative the negation's
+    level (or keeps the hedge when no negation governs), and the text scored against itself stays
+    preserved."""
+    found = {p.target_text: p.level.value for p in cuelex.extract(text)}
+    assert all(found.get(t) == level for t in targets), found
+    assert all(p.fate == "preserved" for p in score(text, text, n_boot=0).pairs)
 
 
 @pytest.mark.parametrize(

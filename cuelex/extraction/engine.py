@@ -1029,6 +1029,8 @@ class _SentenceAnalysis:
     cues: list[_CueHit]
     reaches: list[_Reach]
     alt_groups: list[_AltGroup]
+    # the negation of the lead-in line a list item stands under ("The X-ray did not show:")
+    lead_negation: _CueHit | None = None
 
 
 class _WordList(frozenset):
@@ -1251,10 +1253,13 @@ class Engine:
         """
         if self._left_reach is None or e - s > _MEMO_MAX_CHARS:
             return None
+        lead = self._lead_in_line(text, s) if any(m.kind == ALT for m in inside) else None
         return (
             text[s:e],
             text[max(0, s - self._left_reach) : s],
             tuple([(m.start - s, m.end - s, m.kind, m.rule_id, id(m.entry)) for m in inside]),
+            # a list item's "or" reads its lead-in line (``_lead_in_negation``)
+            text[lead[0] : lead[1]] if lead is not None else None,
         )
 
     def clear_memo(self) -> None:
@@ -1382,7 +1387,8 @@ class Engine:
         alt_groups = self._alternative_groups(
             text, toks, alt_markers, boundaries, s, e, tstarts, tends
         )
-        return _SentenceAnalysis(s, e, sentence, cues, reaches, alt_groups)
+        lead = self._lead_in_negation(text, s) if alt_groups else None
+        return _SentenceAnalysis(s, e, sentence, cues, reaches, alt_groups, lead)
 
     @staticmethod
     def _label_ends(text: str, matches: list[_Match]) -> set[int]:
@@ -1949,6 +1955,10 @@ class Engine:
                 continue
             if fronted:
                 idx, fronted = 0, False
+            if idx > 0 and i > 0 and a + 1 < b and toks[a].low == toks[i - 1].low and toks[a].low in self._LINK_WORDS:
+                # "may be from A or from B", "due to A, to B, or both": the cue's own preposition
+                # said again before a later item leaves that item in the cue's list
+                a += 1
             np = self._noun_phrase(toks, a, b)
             if idx == 0 and (status := self._status_predicate(toks, i, j)):
                 if status[0] < status[1]:
@@ -2067,6 +2077,8 @@ class Engine:
          "suspects", "thinks", "believes"}
     )
     _LINKS = {("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1}
+    #: the prepositions a cue ends on that a writer repeats before each later item of its list
+    _LINK_WORDS = frozenset({"from", "to", "by", "of", "with"})
     _PREDICATE_ADVERBS = frozenset({"also", "just", "still", "really", "all", "more", "most", "mostly", "only"})
 
     _SUBJECT_COPULAS = frozenset({"is", "are", "was", "were"})
@@ -2440,7 +2452,7 @@ class Engine:
             if cue is not None and cue.level is Level.HEDGED_ABSENT:
                 break
             if cue is None and conf.negation_governs_alternatives:
-                neg = self._list_negation(analysis, g)
+                neg = self._list_negation(analysis, g) or analysis.lead_negation
                 if neg is not None:  # "no signs of A, fluid in or around B, or any C or D"
                     cue, level, side = neg, Level.UL1, Direction.FORWARD
                     break
@@ -2504,6 +2516,59 @@ class Engine:
         if any(m.kind in (CUE, TERM) for m in self._scan_text(between)):
             return None
         return last.cue
+
+    # a list item line: a bullet or a number opens it
+    _ITEM_LINE = regex.compile(r"[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]+")
+    # what may follow a lead-in's negation before its colon ends the line ("did not show any of these:")
+    _LEAD_REST = regex.compile(
+        r"[\s*_]*(?:(?:any|of|these|those|the\s+following|following)\b[\s*_]*)*:[\s*_]*", regex.IGNORECASE
+    )
+    _MARKS = regex.compile(r"[*_]")
+
+    def _lead_in_line(self, text: str, s: int) -> tuple[int, int] | None:
+        """The lead-in line of the list item that starts at ``s``: the nearest line above that is
+        not a sibling item (an item indented as deep or deeper, or a blank line inside the list)."""
+        line_start = text.rfind("\n", 0, s) + 1
+        item = self._ITEM_LINE.match(text, line_start)
+        if item is None or text[line_start:s].strip(" \t-*•+0123456789.)"):
+            return None
+        depth = len(text[line_start:item.end()]) - len(text[line_start:item.end()].lstrip(" \t"))
+        end = line_start - 1
+        for _ in range(40):  # a lead-in this far above is no lead-in of this item
+            if end < 0:
+                return None
+            start = text.rfind("\n", 0, end) + 1
+            line = text[start:end]
+            if line.strip():
+                sib = self._ITEM_LINE.match(line)
+                own = len(line) - len(line.lstrip(" \t"))
+                if sib is None or own < depth:
+                    return start, end
+            end = start - 1
+        return None
+
+    def _lead_in_negation(self, text: str, s: int) -> _CueHit | None:
+        """The negation a list item's "or" stands under when its lead-in line ends on a negation and
+        a colon ("The X-ray did not show:", "**No signs** of:"): the item's alternatives are
+        items of the negated list, so neither is present, as in "no A or B" on one line.
+        Emphasis marks are blanked (same offsets); only a UL1 cue reaching forward counts."""
+        span = self._lead_in_line(text, s)
+        if span is None:
+            return None
+        a, b = span
+        line = self._MARKS.sub(" ", text[a:b])
+        cues = [m for m in self._scan_text(line) if m.kind == CUE and m.entry is not None]
+        if not cues:
+            return None
+        m = cues[-1]
+        if m.entry.level is not Level.UL1 or m.entry.direction is not Direction.FORWARD:
+            return None
+        if not self._LEAD_REST.fullmatch(line, m.end):
+            return None
+        return _CueHit(
+            a + m.start, a + m.end, text[a + m.start : a + m.end], Level.UL1, Direction.FORWARD,
+            m.entry, m.entry.id,
+        )
 
     _BETWEEN_CUES = regex.compile(r"\s*(?:(?:a|an|the|any)\s+)?")
 
