@@ -109,6 +109,7 @@ def test_lay_rewordings_of_the_new_parts_are_found(target: str, output: str, sai
         ("diabetic retinopathy", "Your eye exam was normal and there is no damage to your feet."),
         ("meniscal tear", "Your eyes tear up in the wind."),
         ("inflammatory response", "Your sugar went up in response to the infection."),
+        ("muscle strain", "Your heart muscle looks strained from the fast rhythm."),  # another organ's muscle
     ],
 )
 def test_the_organ_or_head_in_another_role_is_not_the_target(target: str, output: str) -> None:

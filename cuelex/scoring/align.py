@@ -2896,6 +2896,11 @@ def _organ_fits(part: _Part, a: int, b: int, idx: OutputIndex, own: frozenset[st
     "around" the organ exactly when the part is (pleural, pericardial) for organs that have both."""
     toks = idx.tokens
     first, last = idx.segment_of()[a]
+    if a > first:
+        # inside another organ's lay phrase ("HEART muscle" is the myocardium, not a muscle strain)
+        for ws, name in lay_parts().body.get(toks[a - 1].norm, ()):
+            if name != part.name and tuple(t.norm for t in toks[a - 1 : a - 1 + len(ws)]) == ws and a - 1 + len(ws) > a:
+                return False
     if b + 1 <= last:
         nxt = toks[b + 1].norm
         if not (nxt in _ORGAN_NEXT or nxt in _FUNCTION or nxt in _SITE_PREPS or nxt in own or nxt in _normalize.LAY_FILLER):
