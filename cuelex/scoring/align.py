@@ -167,6 +167,7 @@ CONFIDENCE: dict[str, float] = {
     "abbreviation/vocabulary": 0.95,
     "abbreviation/linker": 0.95,
     "abbreviation/initials": 0.7,
+    "abbreviation/phrase": 0.9,
     "cui/output_pair": 0.9,
     "cui/linker": 0.85,
     "cui/vocabulary": 0.9,
@@ -761,8 +762,13 @@ _GENERIC_HEADS = frozenset(
     """
     defect change process disease abnormality finding findings lesion area region structure
     appearance pattern sign symptom condition problem issue thing part site level density complaint
+    response
     """.split()
 )  # fmt: skip
+#: Particles after a head word written as itself that make it a phrasal verb, not the finding's
+#: noun ("your eyes TEAR up" is no meniscal tear). A lay variant keeps its particle ("your gout
+#: FLARES up" is an exacerbation), and so does a hyphenated compound ("a flare-up").
+_VERB_PARTICLES = frozenset({"up", "down", "off", "out", "apart", "away"})
 #: Words skipped inside a lay phrase in the output but never part of a key: hedge adverbs whose
 #: level is read separately ("heart is probably enlarged").
 _SKIP_IN_LAY = frozenset(
@@ -2020,6 +2026,9 @@ class Aligner:
                 r = self._abbreviation(target, words, idx)
                 if r and fit(r[1]):
                     return label(fit(r[1]), "abbreviation", r[0])
+                c = fit(_phrase_abbreviation_candidates(words, idx))
+                if c:
+                    return label(c, "abbreviation", "phrase")
             elif tier == "cui":
                 need = general_target(words) if words and (general or words[-1] in _PLAN_HEADS) else None
                 if need is not None and (general or need):
@@ -2582,6 +2591,13 @@ class Aligner:
         seg_of = idx.segment_of()
         for i in idx._heads.get(head, ()):
             seg = seg_of[i]
+            if (
+                i + 1 <= seg[1]
+                and toks[i + 1].norm in _VERB_PARTICLES
+                and toks[i].raw.lower() in (head, head + "s")
+                and idx.text[toks[i].end : toks[i + 1].start].isspace()
+            ):
+                continue  # a phrasal verb ("eyes tear up"), not the head noun
             j = i
             while j - 1 >= seg[0]:
                 w = toks[j - 1].norm
@@ -2612,7 +2628,9 @@ class Aligner:
         if not comp or (len(comp) == 1 and comp[0] in _GENERIC_HEADS):
             return []
         out = []
-        for s, e in idx.lookup_form(comp):
+        # in its own words, or with shorthand the phrase fixes ("concerning for prostate CA")
+        spans = idx.lookup_form(comp) or [(c.start, c.end) for c in _phrase_abbreviation_candidates(comp, idx)]
+        for s, e in spans:
             c = _Cand(s, e, 85.0)
             c.detail = "evidence"
             out.append(c)
@@ -2878,6 +2896,11 @@ def _organ_fits(part: _Part, a: int, b: int, idx: OutputIndex, own: frozenset[st
     "around" the organ exactly when the part is (pleural, pericardial) for organs that have both."""
     toks = idx.tokens
     first, last = idx.segment_of()[a]
+    if a > first:
+        # inside another organ's lay phrase ("HEART muscle" is the myocardium, not a muscle strain)
+        for ws, name in lay_parts().body.get(toks[a - 1].norm, ()):
+            if name != part.name and tuple(t.norm for t in toks[a - 1 : a - 1 + len(ws)]) == ws and a - 1 + len(ws) > a:
+                return False
     if b + 1 <= last:
         nxt = toks[b + 1].norm
         if not (nxt in _ORGAN_NEXT or nxt in _FUNCTION or nxt in _SITE_PREPS or nxt in own or nxt in _normalize.LAY_FILLER):
@@ -2968,6 +2991,63 @@ def _parts_clause_ok(
                 return False
         k += 1
     return True
+
+
+# Shorthand inside a phrase (detail "phrase" of tier "abbreviation")
+
+
+@lru_cache(maxsize=4)
+def phrase_abbreviations(path: Any = None) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Capital shorthand that is read only inside a phrase (default
+    ``cuelex/data/phrase_abbreviations.tsv``): abbreviation (case-sensitive) → expansions in normal
+    words ("CA" → cancer, carcinoma; "RC" → rotator cuff). A malformed row raises
+    :class:`VocabularyError` naming file and line."""
+    path = DATA_DIR / "phrase_abbreviations.tsv" if path is None else path
+    columns = ("abbreviation", "expansion", "example_target", "example_output")
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for n, cols in tsv_rows(path, columns, "phrase abbreviation table"):
+        abbr, exp = cols[0].strip(), normal_words(cols[1])
+        if not regex.fullmatch(r"[A-Z][A-Za-z]{1,4}", abbr) or not exp or not cols[2] or not cols[3]:
+            raise VocabularyError(f"{path}:{n}: expected a capitalised abbreviation, its expansion and an example")
+        got = out.setdefault(abbr, [])
+        if exp not in got:
+            got.append(exp)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _phrase_abbreviation_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """Output phrases that say the target with one word or two as capital shorthand whose meaning
+    the phrase's other words fix ("prostate CA" ~ "prostate cancer", "RC tear" ~ "rotator cuff
+    tear"): the shorthand read as its expansion, the other words the target's own (with or
+    without its size/side/time modifiers), in its order, at least one of them written out, in one
+    segment. Alone the shorthand is ambiguous ("Ca 9.4" is calcium) and never matches."""
+    table = phrase_abbreviations()
+    if len(words) < 2 or not table:
+        return []
+    forms = [words]
+    core = tuple(w for w in words if not _is_modifier(w))
+    if len(core) >= 2 and core != words:
+        forms.append(core)
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    spans: list[tuple[int, int]] = []
+    for i, t in enumerate(toks):
+        for exp in table.get(t.raw, ()):
+            for form in forms:
+                for p in range(len(form) - len(exp) + 1):
+                    if form[p : p + len(exp)] != exp:
+                        continue
+                    before, after = form[:p], form[p + len(exp) :]
+                    a, b = i - len(before), i + len(after)
+                    if not (before or after) or a < seg_of[i][0] or b > seg_of[i][1]:
+                        continue
+                    if any(toks[a + k].norm != w for k, w in enumerate(before)):
+                        continue
+                    if any(toks[i + 1 + k].norm != w for k, w in enumerate(after)):
+                        continue
+                    if (a, b) not in spans:
+                        spans.append((a, b))
+    return [_Cand(toks[a].start, toks[b].end, 100.0) for a, b in spans]
 
 
 # A named condition said by its name (detail "named" of tier "normalized")
