@@ -17,6 +17,7 @@ import argparse
 import json
 import random
 import re
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -94,6 +95,18 @@ def select(seed: int = 20261122) -> list[dict]:
     return sorted(out, key=lambda d: d["doc_id"])
 
 
+def probe_documents(data_dir: Path | None = None) -> set[str]:
+    """Documents that probe files name ("doc" / "doc_id"): rules were tuned on their sentences, so a
+    new batch must not take them (batch 14 did, before this existed: docs/realtext-data.md)."""
+    named: set[str] = set()
+    for path in sorted((data_dir or Path(__file__).parent / "data").glob("*probe*.jsonl")):
+        for row in read_jsonl(path):
+            for key in ("doc", "doc_id"):
+                if isinstance(row.get(key), str):
+                    named.add(row[key])
+    return named
+
+
 def extend(
     existing: list[dict], n_iu: int, n_aci: int, seed: int, n_rewrites: int = 0, batch: int = 2,
     strict: bool = False, aci_max_chars: int = 1500,
@@ -103,10 +116,10 @@ def extend(
     The first ``n_rewrites`` documents of each source get rewrites; documents are split half tune,
     half report within each (source, has rewrites) group. ``strict`` selects IU reports by
     ``_HEDGY_STRICT`` (no bare "or"). ``aci_max_chars`` raises the 1,500-character cap on ACI
-    sections once the shorter ones are used up.
+    sections once the shorter ones are used up. Documents named by probe files are never taken.
     """
     rng = random.Random(seed)
-    have = {d["doc_id"] for d in existing}
+    have = {d["doc_id"] for d in existing} | probe_documents()
     reports = [r for r in read_jsonl(IU_FILE) if r.get("findings") and r.get("impression")]
     words = _HEDGY_STRICT if strict else _HEDGY
     hedgy = [r for r in reports if words.search(iu_text(r)) and f"iu:{r['uid']}" not in have]
@@ -169,6 +182,12 @@ def write_documents(docs: list[dict]) -> None:
     with DOCS_FILE.open("w", encoding="utf-8") as handle:
         for doc in docs:
             handle.write(json.dumps(doc) + "\n")
+
+
+def tune_fold(doc_id: str) -> str:
+    """Fold "a" or "b" of a document: a stable hash of its id, to check inside the tune half that a
+    rule developed on one fold also helps the other (a guard against fitting rows)."""
+    return "ab"[zlib.crc32(doc_id.encode("utf-8")) % 2]
 
 
 def load_documents(docs_file: Path = DOCS_FILE, iu_file: Path = IU_FILE) -> list[dict]:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from realtext_docs import load_documents
+from realtext_docs import load_documents, tune_fold
 from realtext_gold import GOLD_FILE, LEVELS, load_gold, match, target_right, write_block
 
 import cuelex
@@ -169,9 +169,11 @@ def _pr(tp: int, n_sys: int, n_gold: int) -> tuple[float, float, float]:
 
 def evaluate(
     split: str, link: bool = False, batch: int | None = None, source: str | None = None,
-    annotators: set[str] | None = None,
+    annotators: set[str] | None = None, fold: str | None = None,
 ) -> dict:
     docs = [d for d in load_documents() if split == "all" or d["split"] == split]
+    if fold is not None:  # one half of the tune documents (see tune_fold)
+        docs = [d for d in docs if tune_fold(d["doc_id"]) == fold]
     if annotators is not None:  # only documents whose gold was written by these annotators
         who = annotator_of()
         docs = [d for d in docs if who.get(d["doc_id"]) in annotators]
@@ -358,15 +360,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/accuracy.md")
     parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
     parser.add_argument("--source", choices=["aci", "iu"], help="only ACI-BENCH sections or only IU reports")
+    parser.add_argument("--fold", choices=["a", "b"], help="only one fold of the tune half (develop on one, "
+                        "check the other)")
     parser.add_argument("--annotators", help="only documents annotated by these (comma-separated ids, "
                         "e.g. to separate annotators who annotated one split only)")
     args = parser.parse_args(argv)
-    subset = args.batch is not None or args.source is not None or args.annotators is not None
+    if args.fold and args.split != "tune":
+        parser.error("--fold divides the tune half only")
+    subset = (args.batch is not None or args.source is not None or args.annotators is not None
+              or args.fold is not None)
     if subset and args.write_docs:
-        parser.error("--write-docs reports whole splits; leave out --batch, --source and --annotators")
+        parser.error("--write-docs reports whole splits; leave out --batch, --source, --fold and --annotators")
     annotators = set(args.annotators.split(",")) if args.annotators else None
     result = evaluate(args.split, link=args.link, batch=args.batch, source=args.source,
-                      annotators=annotators)
+                      annotators=annotators, fold=args.fold)
     out = table(result)
     print(out)
     c = result["confusion"]

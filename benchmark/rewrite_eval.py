@@ -22,7 +22,7 @@ import sys
 from collections import Counter, defaultdict
 from functools import cache
 
-from realtext_docs import ROOT, load_documents
+from realtext_docs import ROOT, load_documents, tune_fold
 from realtext_gold import PRIVATE_REWRITES, load_gold, load_rewrites, match, write_block
 
 import cuelex
@@ -368,9 +368,14 @@ def _rates(rows: list[tuple[str, str]]) -> dict[str, float]:
     }
 
 
-def evaluate(split: str, batch: int | None = None, shapes: bool = False, **score_options: object) -> dict:
+def evaluate(
+    split: str, batch: int | None = None, shapes: bool = False, fold: str | None = None,
+    **score_options: object,
+) -> dict:
     docs = {d["doc_id"]: d for d in load_documents() if d["rewrites"]}
     docs = {k: d for k, d in docs.items() if split == "all" or d["split"] == split}
+    if fold is not None:  # one half of the tune documents (see realtext_docs.tune_fold)
+        docs = {k: d for k, d in docs.items() if tune_fold(k) == fold}
     if batch is not None:
         docs = {k: d for k, d in docs.items() if d.get("rewrites_batch", d.get("batch", 1)) == batch}
     gold = load_gold()
@@ -592,6 +597,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="print disagreeing rows (always on for tune)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/scoring.md")
     parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
+    parser.add_argument("--fold", choices=["a", "b"], help="only one fold of the tune half (develop on one, "
+                        "check the other)")
     parser.add_argument("--confusion", action="store_true",
                         help="print the aggregate fate-class confusion table (counts only; allowed on the report half)")
     parser.add_argument("--class-features", action="store_true",
@@ -599,12 +606,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shapes", action="store_true",
                         help="print the kept-but-not-found pairs by target shape (counts only; allowed on the report half)")
     args = parser.parse_args(argv)
-    if args.batch is not None and args.write_docs:
-        parser.error("--write-docs reports whole splits; leave out --batch")
+    if args.fold and args.split != "tune":
+        parser.error("--fold divides the tune half only")
+    if (args.batch is not None or args.fold) and args.write_docs:
+        parser.error("--write-docs reports whole splits; leave out --batch and --fold")
     options: dict = {"linker": True} if args.linker else {}
     if args.semantic:
         options["tiers"] = [*DEFAULT_TIERS, "semantic"]
-    result = evaluate(args.split, batch=args.batch, shapes=args.shapes, **options)
+    result = evaluate(args.split, batch=args.batch, shapes=args.shapes, fold=args.fold, **options)
     out = table(result)
     print(out)
     if args.confusion:

@@ -128,6 +128,27 @@ def test_strict_selection_words_drop_a_bare_or() -> None:
         assert _HEDGY_STRICT.search(hedged), hedged
 
 
+def test_new_batches_never_take_probe_documents(documents: dict[str, dict]) -> None:
+    """Rules were tuned on the probe files' sentences: ``extend`` must leave their notes out."""
+    docs = bench_module("realtext_docs")
+    named = docs.probe_documents()
+    assert "aci:D2N088" in named  # plan_probes.jsonl names it
+    existing = [{"doc_id": k, **{f: d[f] for f in ("source", "rewrites", "split")}} for k, d in documents.items()]
+    new = docs.extend(existing, 40, 40, seed=99, batch=99, aci_max_chars=100_000)
+    taken = {d["doc_id"] for d in new[len(existing):]}
+    assert taken and not taken & named and not taken & set(documents)
+
+
+def test_tune_folds_are_stable_and_both_used(documents: dict[str, dict]) -> None:
+    """The tune half divides into two stable folds by a hash of the document id."""
+    docs = bench_module("realtext_docs")
+    tune = [k for k, d in documents.items() if d["split"] == "tune"]
+    folds = [docs.tune_fold(k) for k in tune]
+    assert set(folds) == {"a", "b"} and min(folds.count("a"), folds.count("b")) > len(tune) // 4
+    # crc32 is fixed by the zlib format, so a fold never moves between machines or versions
+    assert [docs.tune_fold(k) for k in ("iu:1829", "aci:D2N088", "iu:10")] == ["a", "a", "b"]
+
+
 def test_rewrite_eval_fate_classes_are_relative_to_the_source_level() -> None:
     """The confusion table's classes: hedged levels only as the source's own level or another."""
     sys.path.insert(0, str(BENCH))
