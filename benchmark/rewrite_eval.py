@@ -594,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--linker", action="store_true", help="score with linker=True")
     parser.add_argument("--semantic", action="store_true",
                         help="add the optional embedding tier (needs cuelex[semantic]) to the default tiers")
-    parser.add_argument("--errors", action="store_true", help="print disagreeing rows (always on for tune)")
+    parser.add_argument("--errors", action="store_true", help="print disagreeing rows (always on for tune, except fold b)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/scoring.md")
     parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
     parser.add_argument("--fold", choices=["a", "b"], help="only one fold of the tune half (develop on one, "
@@ -622,7 +622,7 @@ def main(argv: list[str] | None = None) -> int:
         print(feature_table(result))
     if args.shapes:
         print(shape_table(result))
-    if args.split == "tune" or args.errors:
+    if (args.split == "tune" and args.fold != "b") or args.errors:  # fold b is checked blind, like report
         print("\ndisagreements:")
         for line in result["errors"]:
             print("  " + line)
