@@ -200,6 +200,7 @@ class TargetRules(BaseModel):
     state_words: tuple[str, ...] = ()
     course_nouns: tuple[str, ...] = ()
     watch_verbs: tuple[str, ...] = ()
+    watch_fillers: tuple[str, ...] = ()
     located_prepositions: tuple[str, ...] = ()
     location_frames: tuple[str, ...] = ()
     copulas: tuple[str, ...]

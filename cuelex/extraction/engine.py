@@ -1156,6 +1156,7 @@ class Engine:
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._course_nouns = frozenset(w.lower() for w in t.course_nouns)
         self._watch_verbs = frozenset(w.lower() for w in t.watch_verbs)
+        self._watch_fillers = frozenset(w.lower() for w in t.watch_fillers)
         self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
@@ -1519,7 +1520,7 @@ class Engine:
         if not words or not self._course_nouns.issuperset(words):
             return False
         m = i - 1
-        while m >= 0 and (toks[m].low in self._course_nouns or toks[m].low in self._WATCH_FILLERS):
+        while m >= 0 and (toks[m].low in self._course_nouns or toks[m].low in self._watch_fillers):
             m -= 1  # "for progression or changes", "for any further growth"
         if m < 1 or toks[m].low != "for":
             return False
@@ -1529,8 +1530,6 @@ class Engine:
             if t.low in self._watch_verbs:
                 return True
         return False
-
-    _WATCH_FILLERS = frozenset({"or", "and", ",", "any", "further", "new", "signs", "sign", "of", "evidence"})
 
     def _noun_phrase(self, toks: Sequence[_Tok], i: int, j: int) -> tuple[int, int] | None:
         """The target noun phrase at the start of toks[i:j] (strip leading words, cut at breakers)."""
