@@ -12,6 +12,7 @@ import pytest
 import cuelex
 from cuelex.extraction.engine import Engine
 from cuelex.resources import default_resources
+from cuelex.schema import TargetRules
 
 _RES = default_resources()
 _T = _RES.targets
@@ -20,7 +21,7 @@ _T = _RES.targets
 @functools.lru_cache(maxsize=1)
 def _without_lists() -> Engine:
     """An engine whose rules lack both lists (one engine: building one takes seconds)."""
-    update = {"watch_fillers": ()}
+    update = {"watch_fillers": (), "strip_leading_unless_number": ()}
     return Engine(dataclasses.replace(_RES, targets=_T.model_copy(update=update)), memo=False)
 
 
@@ -53,3 +54,19 @@ def test_a_watch_filler_keeps_the_course_noun_a_target(filler: str) -> None:
     assert (target, "UL5") in _pairs(cuelex.get_engine(), text)
     # the list is what the engine reads: without the fillers the same course noun is no target
     assert (target, "UL5") not in _pairs(_without_lists(), text)
+
+
+@pytest.mark.parametrize("item", _T.strip_leading_unless_number)
+def test_a_number_after_an_excepted_lead_in_keeps_the_course_noun(item: str) -> None:
+    text = f"We will monitor for {item} 6 months."
+    noun = item.split()[0]
+    assert (noun, "UL5") in _pairs(cuelex.get_engine(), text)
+    # stripped as any lead-in when the exception is not listed: no course noun is left
+    assert (noun, "UL5") not in _pairs(_without_lists(), text)
+
+
+def test_an_exception_must_be_a_strip_leading_item() -> None:
+    data = _T.model_dump()
+    data["strip_leading_unless_number"] = ("changes within",)
+    with pytest.raises(ValueError, match="strip_leading_unless_number"):
+        TargetRules.model_validate(data)

@@ -1146,6 +1146,10 @@ class Engine:
             self._left_reach = None  # records are relocated by rebuilding their __dict__
         t = res.targets
         self._strip_leading = _WordList(t.strip_leading)
+        # items not stripped before a number ("changes in 6 months"), as token runs
+        self._strip_unless_number = frozenset(
+            tuple(w.lower() for w in _TOKEN.findall(x)) for x in t.strip_leading_unless_number
+        )
         self._strip_trailing = _WordList(t.strip_trailing)
         self._backward_skip = _WordList(t.backward_skip)
         self._breakers = _WordList(t.phrase_breakers)
@@ -1545,7 +1549,12 @@ class Engine:
         leading_first = strip_leading._phrases  # first tokens of its items
         while i < j:
             n = strip_leading.match_at(toks, i, j) if toks[i].low in leading_first else 0
-            if n and toks[i + n - 1].low == "in" and i + n < j and toks[i + n].low[0].isdigit():
+            if (
+                n
+                and i + n < j
+                and toks[i + n].low[0].isdigit()
+                and tuple([t.low for t in toks[i : i + n]]) in self._strip_unless_number
+            ):
                 n = 0  # "changes in 6 months": "in" starts a time, so "changes" is no stripped lead-in
             if n:
                 i += n
