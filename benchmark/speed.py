@@ -957,7 +957,9 @@ runs an example of every item and an engine without the lists). `benchmark/pipe_
 11a70ee --rounds 3` (byte-identical Docs, pairs and pairs JSON on every text first; load average
 7–8): `nlp.pipe` + reading the pairs old/new 1.012 median (1.014 best) on the IU reports, 1.004
 (1.026) on the ACI notes; against negspacy in the same turns 0.930× → 0.941× (IU) and 0.820× →
-0.825× (ACI). The bar (≥ 1×) is not met: what is left is the same as the thirteenth and
+0.825× (ACI); `extract_ab.py --rev 11a70ee --rounds 2` (every field of every pair equal first, memo on
+and off; load average about 10): `extract` old/new 1.018 median (1.026 best) on the IU reports,
+1.016 (1.021) on the ACI notes. The bar (≥ 1×) is not met: what is left is the same as the thirteenth and
 fourteenth rounds found, Python per token and per rule in the splitter and the analysis of missed
 sentences and the regex engine's cost per call, which a compiled analysis would cut and Python
 rewrites of the dispatch do not.
