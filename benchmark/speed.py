@@ -935,6 +935,35 @@ colon's look-behind (5 µs a call with simple folding, 11 with full; two calls a
 about 9 µs each), the context rules' look-behinds (still full folding; their match start is
 read, so the set argument above does not cover them) and the analysis of missed sentences.
 
+**Fifteenth round (2026-11-24): `nlp.pipe` profiled beside negspacy; the engine's leftovers.**
+Where an ACI note's `nlp.pipe` goes (cProfile, cold memos, load average about 7): `cuelex.load()`'s
+tokenizer 17%, `extract` 78% (the cue scan 24, the splitter 15, the analysis of sentences the memo
+misses 28, memo keys, level decisions and pair records about 11), the component's own steps 4%
+(target spans, storing, reading the pairs). negspacy's pipeline is spaCy's tokenizer (which splits
+every chunk after a newline again, tenth round) and Cython matchers, so the whole gap is `extract`:
+in the A/B turns below an ACI note costs 4.87 ms through `cuelex.load()` against 4.01 ms through
+negspacy, about a quarter of `extract`'s time. The scan's dispatch leaves little to cut: per ACI
+note 96 prefilter stops, 30 of them with no bucket, 9 one-word buckets (no regex call), 57 regex
+calls and 33 matches; per IU report 10 stops, 4 calls, 5.6 matches. The failing calls are spread
+over many small buckets (the largest, "the patient ", 985 failing calls a pass at about 5 µs:
+under 1% of the ACI pass), so no further dispatch change saves more than a few per cent of the
+scan. Changed, outputs identical: a sentence's lead-in line (`_lead_in_line`) is found once and
+handed to the memo key and to `_lead_in_negation` (it was found twice for each sentence with an
+alternative marker); the watching verbs' fillers ("for any further growth") moved from a word
+list in engine code to `watch_fillers` beside `watch_verbs` in `rules/targets.yaml`, and the
+"in" + digit exception of `_noun_phrase` ("changes in 6 months") to `strip_leading_unless_number`
+there (validated: each item must be a `strip_leading` item; `tests/test_target_list_homes.py`
+runs an example of every item and an engine without the lists). `benchmark/pipe_ab.py --rev
+11a70ee --rounds 3` (byte-identical Docs, pairs and pairs JSON on every text first; load average
+7–8): `nlp.pipe` + reading the pairs old/new 1.012 median (1.014 best) on the IU reports, 1.004
+(1.026) on the ACI notes; against negspacy in the same turns 0.930× → 0.941× (IU) and 0.820× →
+0.825× (ACI); `extract_ab.py --rev 11a70ee --rounds 2` (every field of every pair equal first, memo on
+and off; load average about 10): `extract` old/new 1.018 median (1.026 best) on the IU reports,
+1.016 (1.021) on the ACI notes. The bar (≥ 1×) is not met: what is left is the same as the thirteenth and
+fourteenth rounds found, Python per token and per rule in the splitter and the analysis of missed
+sentences and the regex engine's cost per call, which a compiled analysis would cut and Python
+rewrites of the dispatch do not.
+
 ## Linking
 
 {link_table}

@@ -174,6 +174,7 @@ class TargetRules(BaseModel):
     max_scope_tokens: int = Field(ge=1, le=200)
     max_conjunct_tokens: int = Field(ge=1, le=20)
     strip_leading: tuple[str, ...]
+    strip_leading_unless_number: tuple[str, ...] = ()
     strip_trailing: tuple[str, ...]
     backward_skip: tuple[str, ...]
     phrase_breakers: tuple[str, ...]
@@ -200,12 +201,21 @@ class TargetRules(BaseModel):
     state_words: tuple[str, ...] = ()
     course_nouns: tuple[str, ...] = ()
     watch_verbs: tuple[str, ...] = ()
+    watch_fillers: tuple[str, ...] = ()
     located_prepositions: tuple[str, ...] = ()
     location_frames: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]
     coordinators: tuple[str, ...]
     non_targets: tuple[str, ...]
+
+    @model_validator(mode="after")
+    def _exceptions_are_items(self) -> TargetRules:
+        known = {" ".join(x.lower().split()) for x in self.strip_leading}
+        missing = [x for x in self.strip_leading_unless_number if " ".join(x.lower().split()) not in known]
+        if missing:
+            raise ValueError(f"strip_leading_unless_number items not in strip_leading: {missing}")
+        return self
 
 
 class ConflictRules(BaseModel):

@@ -1146,6 +1146,10 @@ class Engine:
             self._left_reach = None  # records are relocated by rebuilding their __dict__
         t = res.targets
         self._strip_leading = _WordList(t.strip_leading)
+        # items not stripped before a number ("changes in 6 months"), as token runs
+        self._strip_unless_number = frozenset(
+            tuple(w.lower() for w in _TOKEN.findall(x)) for x in t.strip_leading_unless_number
+        )
         self._strip_trailing = _WordList(t.strip_trailing)
         self._backward_skip = _WordList(t.backward_skip)
         self._breakers = _WordList(t.phrase_breakers)
@@ -1156,6 +1160,7 @@ class Engine:
         self._modifier_words = frozenset(w.lower() for w in t.modifier_words)
         self._course_nouns = frozenset(w.lower() for w in t.course_nouns)
         self._watch_verbs = frozenset(w.lower() for w in t.watch_verbs)
+        self._watch_fillers = frozenset(w.lower() for w in t.watch_fillers)
         self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
@@ -1217,9 +1222,18 @@ class Engine:
         self, text: str, sentences: Sequence[tuple[int, int]] | None
     ) -> list[_SentenceAnalysis]:
         return [
-            self._analyze_sentence(text, s, e, inside)
+            self._analyze_sentence(text, s, e, inside, self._lead_of(text, s, inside))
             for s, e, inside in self._sentence_matches(text, sentences)
         ]
+
+    def _lead_of(self, text: str, s: int, inside: list[_Match]) -> tuple[int, int] | None:
+        """The lead-in line a sentence's "or" may stand under (``_lead_in_line``), looked for only
+        when an alternative marker is inside; found once per sentence for the memo key and the
+        analysis (``_lead_in_negation``)."""
+        for m in inside:
+            if m.kind == ALT:
+                return self._lead_in_line(text, s)
+        return None
 
     def _sentence_matches(
         self, text: str, sentences: Sequence[tuple[int, int]] | None
@@ -1244,16 +1258,17 @@ class Engine:
             out.append((s, e, inside))
         return out
 
-    def _memo_key(self, text: str, s: int, e: int, inside: list[_Match]) -> tuple | None:
+    def _memo_key(
+        self, text: str, s: int, e: int, inside: list[_Match], lead: tuple[int, int] | None
+    ) -> tuple | None:
         """What a sentence's pairs depend on (None: not memoised; see ``_memo``).
 
         The sentence text, its scan matches (a match crossing into it from the sentence before
-        changes them), and the few characters before it that the context rules' look-behinds,
-        word boundaries and "?" attachment can see.
+        changes them), the few characters before it that the context rules' look-behinds,
+        word boundaries and "?" attachment can see, and the text of ``lead`` (``_lead_of``).
         """
         if self._left_reach is None or e - s > _MEMO_MAX_CHARS:
             return None
-        lead = self._lead_in_line(text, s) if any(m.kind == ALT for m in inside) else None
         return (
             text[s:e],
             text[max(0, s - self._left_reach) : s],
@@ -1271,8 +1286,10 @@ class Engine:
     # ------------------------------------------------------------------ per sentence
 
     def _analyze_sentence(
-        self, text: str, s: int, e: int, matches: list[_Match]
+        self, text: str, s: int, e: int, matches: list[_Match], lead_span: tuple[int, int] | None
     ) -> _SentenceAnalysis:
+        """Cues, their reaches and the alternative groups of one sentence; ``lead_span`` is its
+        lead-in line (``_lead_of``)."""
         toks = []
         # no look-behind: the same tokens as text[s:e]; on ASCII (less the characters the two
         # engines' \s disagree on) the stdlib engine finds the same tokens, faster
@@ -1387,7 +1404,7 @@ class Engine:
         alt_groups = self._alternative_groups(
             text, toks, alt_markers, boundaries, s, e, tstarts, tends
         )
-        lead = self._lead_in_negation(text, s) if alt_groups else None
+        lead = self._lead_in_negation(text, lead_span) if alt_groups and lead_span is not None else None
         return _SentenceAnalysis(s, e, sentence, cues, reaches, alt_groups, lead)
 
     @staticmethod
@@ -1507,7 +1524,7 @@ class Engine:
         if not words or not self._course_nouns.issuperset(words):
             return False
         m = i - 1
-        while m >= 0 and (toks[m].low in self._course_nouns or toks[m].low in self._WATCH_FILLERS):
+        while m >= 0 and (toks[m].low in self._course_nouns or toks[m].low in self._watch_fillers):
             m -= 1  # "for progression or changes", "for any further growth"
         if m < 1 or toks[m].low != "for":
             return False
@@ -1517,8 +1534,6 @@ class Engine:
             if t.low in self._watch_verbs:
                 return True
         return False
-
-    _WATCH_FILLERS = frozenset({"or", "and", ",", "any", "further", "new", "signs", "sign", "of", "evidence"})
 
     def _noun_phrase(self, toks: Sequence[_Tok], i: int, j: int) -> tuple[int, int] | None:
         """The target noun phrase at the start of toks[i:j] (strip leading words, cut at breakers)."""
@@ -1534,7 +1549,12 @@ class Engine:
         leading_first = strip_leading._phrases  # first tokens of its items
         while i < j:
             n = strip_leading.match_at(toks, i, j) if toks[i].low in leading_first else 0
-            if n and toks[i + n - 1].low == "in" and i + n < j and toks[i + n].low[0].isdigit():
+            if (
+                n
+                and i + n < j
+                and toks[i + n].low[0].isdigit()
+                and tuple([t.low for t in toks[i : i + n]]) in self._strip_unless_number
+            ):
                 n = 0  # "changes in 6 months": "in" starts a time, so "changes" is no stripped lead-in
             if n:
                 i += n
@@ -2547,14 +2567,12 @@ class Engine:
             end = start - 1
         return None
 
-    def _lead_in_negation(self, text: str, s: int) -> _CueHit | None:
+    def _lead_in_negation(self, text: str, span: tuple[int, int]) -> _CueHit | None:
         """The negation a list item's "or" stands under when its lead-in line ends on a negation and
         a colon ("The X-ray did not show:", "**No signs** of:"): the item's alternatives are
         items of the negated list, so neither is present, as in "no A or B" on one line.
-        Emphasis marks are blanked (same offsets); only a UL1 cue reaching forward counts."""
-        span = self._lead_in_line(text, s)
-        if span is None:
-            return None
+        Emphasis marks are blanked (same offsets); only a UL1 cue reaching forward counts.
+        ``span`` is the item's lead-in line (``_lead_in_line``)."""
         a, b = span
         line = self._MARKS.sub(" ", text[a:b])
         cues = [m for m in self._scan_text(line) if m.kind == CUE and m.entry is not None]
@@ -2624,7 +2642,8 @@ class Engine:
         pairs: list[CueTargetPair] = []
         memo = self._memo
         for s, e, inside in self._sentence_matches(text, sentences):
-            key = self._memo_key(text, s, e, inside)
+            lead = self._lead_of(text, s, inside)
+            key = self._memo_key(text, s, e, inside, lead)
             found = memo.get(key) if key is not None else None
             if found is not None:  # the same sentence in the same surroundings: the same pairs
                 delta = s - found[0]
@@ -2634,7 +2653,7 @@ class Engine:
                     pairs.extend([p if p.doc_id == doc_id else _moved(p, 0, doc_id) for p in found[1]])
                 continue
             first = len(pairs)
-            an = self._analyze_sentence(text, s, e, inside)
+            an = self._analyze_sentence(text, s, e, inside, lead)
             targets: dict[tuple[int, int], None] = {}
             for r in an.reaches:
                 targets.setdefault((r.start, r.end))
