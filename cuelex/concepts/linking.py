@@ -922,7 +922,7 @@ _DIRECTION_OF = {d.value: d for d in Direction}  # ``Direction(value)`` as a dic
 
 _MEMO_MAX_ENTRIES = 8192  # memoised windows (and look-ups per reader, x8); emptied when full
 _MEMO_MAX_CHARS = 2000
-_MEMO_MAX_TEXTS = 4096  # memoised whole texts (with their pairs and links)
+_MEMO_MAX_TEXTS = 1024  # memoised whole texts (their pairs and links; a few MB at most)
 _MEMO_MAX_TEXT_CHARS = 5000  # longer texts are not memoised whole (they rarely repeat)
 
 
