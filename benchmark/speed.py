@@ -935,6 +935,7 @@ colon's look-behind (5 µs a call with simple folding, 11 with full; two calls a
 about 9 µs each), the context rules' look-behinds (still full folding; their match start is
 read, so the set argument above does not cover them) and the analysis of missed sentences.
 
+<<<<<<< ours
 **Fifteenth round (2026-11-24): `nlp.pipe` profiled beside negspacy; the engine's leftovers.**
 Where an ACI note's `nlp.pipe` goes (cProfile, cold memos, load average about 7): `cuelex.load()`'s
 tokenizer 17%, `extract` 78% (the cue scan 24, the splitter 15, the analysis of sentences the memo
@@ -963,6 +964,49 @@ and off; load average about 10): `extract` old/new 1.018 median (1.026 best) on 
 fourteenth rounds found, Python per token and per rule in the splitter and the analysis of missed
 sentences and the regex engine's cost per call, which a compiled analysis would cut and Python
 rewrites of the dispatch do not.
+
+**Fifteenth round (2026-11-24): the linker's own time, and a build worker's steps, measured again;
+two small changes, links and benchmark files identical.** Timers around each phase of a cold
+linked pass (memos emptied, spaCy's tokenizer cache warm as in `speed.py`'s best-of-3 passes; load
+average 4–8): on the IU reports simstring's look-ups 21%, QuickUMLS's match assembly around them
+7%, the window's `make_doc` 10%, making the n-grams 12%, the abbreviations 4%, the windows' bounds,
+scores and choice about 26%, the linked copies (`_apply`) 9%, the rest of the per-pair path 11%;
+ACI notes 22 / 11 / 13 / 16 / 4%, the copies 3%. A cold pass computes 1,712 of the IU reports'
+4,959 windows (1,210 of 1,503 ACI): every one a distinct text (64 characters, 1.5 pairs on
+average), 25,783 n-grams made, 10,095 bounds tested, 6,762 n-gram look-ups, 2,840 distinct
+strings sent to simstring. 2,579 pairs in those windows have 779 distinct target strings, but a
+pair's link also depends on where its cue is and on the text within 20 characters of its target
+(the ninth and fourteenth rounds measured that memo: under 1% of pairs would hit), so nothing
+per target string was built. Changed (`link_ab.py` checks every field of every linked pair on
+both corpora first; a new test compares a repeated text, with the same pairs, with pairs equal
+but for `doc_id`, and with a pair changed elsewhere, against a fresh linker; the equivalence tests
+against QuickUMLS's full path pass): an n-gram whose normalised string simstring returns nothing
+for (about nine in ten) no longer goes through QuickUMLS's `_get_all_matches` (its dict and sort
+per n-gram), and `link` memoises whole texts (at most 1,024 of at most 5,000 characters): the same
+text with the same pairs, or with pairs equal in every field but `doc_id`, gets the stored links
+(its own `doc_id`) without its windows, as the engine's text memo does for extraction (332 of the
+1,907 IU reports with pairs repeat an earlier report). `benchmark/link_ab.py --rev 11a70ee
+--rounds 3`, twice (load average 7–9): linking old/new 1.016 and 0.989 (IU), 1.014 and 1.022
+(ACI), medians; link cost 1.85× → 1.84× and 1.88× → 1.87× (IU), 1.72× → 1.71× and 1.73× → 1.72×
+(ACI): a gain of 1–2%, inside these rounds' noise (single rounds ranged 0.95–1.04). The ≤ 2× bar
+holds in every one-process round of this session (1.75–1.93×), as in the fourteenth round, and is
+missed only by the quiet wall-clock `speed.py` run; the linker's remaining Python (bounds, scores,
+n-grams, copies) is spread over many small steps, none above a tenth of a pass, so a margin needs
+them compiled or fewer windows, not another memo. *The build.* A worker's chunks
+(`benchmark/build_profile.py --notes 2000 --skip-main`, load average 7–8, cProfile): extraction
+51.5%, linking 35.2%, sectioning 4.6%, deduplication 3.7%, records' JSON 0.9%, word counts 0.4%,
+the chunk file 0.4%, everything else 5.0%: the steps that are not extraction or linking are 13%
+of a worker, so removing all of them would give at most 1.15×, and 1,000 notes/s on two workers
+still needs extraction and linking about twice as cheap (the main process was measured in the
+thirteenth round: 7.5 of its 9.6 CPU s on 20,000 notes are start-up). The text memo does not help
+the build: in one process over 1,500 synthetic notes it hit 36 of 2,409 radiology sections and 0
+of 399 discharge sections (sections repeat less than whole IU reports). `benchmark/build_ab.py
+--rev 11a70ee --notes 1500` (2 workers, 250-note chunks, load average 7.6–8.9): `bench.jsonl`,
+`.stats.json`, `.stats.md` byte-identical; CPU old/new 1.00 (main) and 0.97 (workers), peak memory
+1.00 (main) and 0.95 (largest worker, 221 → 233 MiB with a 4,096-text memo, which is why it holds
+1,024). `bench_scale.py --notes 20000 --no-write` old/new was not run (at this load a 20,000-note
+build takes about ten minutes a side) and is left to the lead's quiet run.
+>>>>>>> theirs
 
 ## Linking
 

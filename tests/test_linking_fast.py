@@ -210,3 +210,34 @@ def test_links_of_all_demo_notes_and_iu_sample_equal_full_path(linker):
         n += len(got)
         linked += sum(p.cui is not None for p in got)
     assert n > 2000 and linked > 500
+
+
+def test_a_repeated_text_links_as_a_fresh_linker_links_it(linker):
+    """The text memo: the same text again, with the same pair objects, with pairs equal but for
+    ``doc_id`` (a section repeated in another note), or with pairs that differ otherwise, links
+    exactly as a linker that never saw it."""
+    engine = cuelex.get_engine()
+    text = "Possible small left pleural effusion. No pneumothorax. Questionable PNA, or atelectasis."
+    first = engine.extract(text, doc_id="a")
+    assert len(first) >= 3
+    linker.clear_memo()
+    once = linker.link(text, first)
+    assert linker.link(text, first) == once  # the same objects: the stored links
+    fresh = Linker(cache_dir=linker.cache_dir).warm()
+
+    def fields(pairs):
+        return [(p.__dict__, p.model_fields_set) for p in pairs]
+
+    moved = engine.extract(text, doc_id="b")
+    assert [p.doc_id for p in moved] == ["b"] * len(moved)
+    got, want = linker.link(text, moved), fresh.link(text, moved)
+    assert fields(got) == fields(want)
+    assert [p.doc_id for p in got] == ["b"] * len(got)
+    assert any(p.cui is not None for p in got)
+    # an unlinked pair comes back as the object given, as from a fresh linker
+    assert [g is m for g, m in zip(got, moved)] == [w is m for w, m in zip(want, moved)]
+    # a pair that differs in another field is not replayed
+    changed = [moved[0].model_copy(update={"strength": 12.5}), *moved[1:]]
+    assert fields(linker.link(text, changed)) == fields(fresh.link(text, changed))
+    assert linker.link(text, changed[:1]) == fresh.link(text, changed[:1])
+    assert linker.link(text, []) == []

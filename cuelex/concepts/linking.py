@@ -32,6 +32,7 @@ import logging
 import math
 import os
 import re
+import sys
 import threading
 import types
 from bisect import bisect_right
@@ -261,6 +262,8 @@ class Linker:
         self._ngrams: BoundedMemo[str, tuple[_NgramMatch, ...]] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         # a token's abbreviation matches depend on its string alone
         self._abbrev: BoundedMemo[str, tuple] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
+        # the same text with the same pairs links the same: text -> (pairs, linked pairs)
+        self._texts: BoundedMemo[str, tuple[tuple, tuple]] = BoundedMemo(_MEMO_MAX_TEXTS)
 
     # -- pickling: settings only -------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -272,6 +275,7 @@ class Linker:
         state["_links"] = BoundedMemo(_MEMO_MAX_ENTRIES)
         state["_ngrams"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         state["_abbrev"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
+        state["_texts"] = BoundedMemo(_MEMO_MAX_TEXTS)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -280,6 +284,7 @@ class Linker:
         state.setdefault("_links", BoundedMemo(_MEMO_MAX_ENTRIES))
         state.setdefault("_ngrams", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
         state.setdefault("_abbrev", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
+        state.setdefault("_texts", BoundedMemo(_MEMO_MAX_TEXTS))
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
@@ -334,6 +339,7 @@ class Linker:
         self._links.clear()
         self._ngrams.clear()
         self._abbrev.clear()
+        self._texts.clear()
         if self._matcher is not None:
             for db in (self._matcher.ss_db, self._matcher.cuisem_db):
                 if isinstance(db, _MemoReader):
@@ -585,6 +591,10 @@ class Linker:
         a function of the string alone, memoised."""
         found = self._ngrams.get(ngram)
         if found is None:
+            matcher = self._matcher
+            if not matcher.ss_db.get(_quickumls_key(matcher, ngram)):
+                # most n-grams name nothing: QuickUMLS would return no group for them
+                return self._ngrams.put(ngram, ())
             out = []
             for group in self._matcher._get_all_matches([(0, len(ngram), ngram)]):
                 for m in group:
@@ -719,10 +729,24 @@ class Linker:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         pairs = list(pairs)
+        memoise = len(text) <= _MEMO_MAX_TEXT_CHARS
+        if memoise:
+            seen = self._texts.get(text)
+            if seen is not None:  # the same text again (a repeated report or section)
+                again = _replayed(pairs, *seen)
+                if again is not None:
+                    return again
         for i, p in enumerate(pairs):
             _check_pair(text, p, i)
         if not pairs:
             return []
+        out = self._link_checked(text, pairs)
+        if memoise:
+            self._texts.put(text, (tuple(pairs), tuple(out)))
+        return out
+
+    def _link_checked(self, text: str, pairs: list[CueTargetPair]) -> list[CueTargetPair]:
+        """``link`` for pairs already checked against ``text`` (at least one)."""
         windows = self._windows(text, pairs)
         # A candidate scores for a pair only where ``_eligible`` says so (near the raw target,
         # off the cue): only those of each window are looked up.
@@ -898,6 +922,54 @@ _DIRECTION_OF = {d.value: d for d in Direction}  # ``Direction(value)`` as a dic
 
 _MEMO_MAX_ENTRIES = 8192  # memoised windows (and look-ups per reader, x8); emptied when full
 _MEMO_MAX_CHARS = 2000
+_MEMO_MAX_TEXTS = 1024  # memoised whole texts (their pairs and links; a few MB at most)
+_MEMO_MAX_TEXT_CHARS = 5000  # longer texts are not memoised whole (they rarely repeat)
+
+
+def _replayed(
+    pairs: list[CueTargetPair], seen: tuple, linked: tuple
+) -> list[CueTargetPair] | None:
+    """What ``link`` gives ``pairs`` when it linked ``seen`` into ``linked`` on the same text: each
+    pair the same object as its ``seen`` pair, or equal to it in every field but ``doc_id`` (with
+    the same set fields), gets ``linked``'s pair with its own ``doc_id``; None when some pair
+    differs otherwise (then it is linked afresh)."""
+    if len(pairs) != len(seen):
+        return None
+    out = []
+    for p, q, r in zip(pairs, seen, linked):
+        if p is q:
+            out.append(r)
+            continue
+        if (
+            type(p) is not CueTargetPair
+            or p.__pydantic_extra__
+            or p.__pydantic_private__
+            or p.__pydantic_fields_set__ != q.__pydantic_fields_set__
+        ):
+            return None
+        pd, qd = p.__dict__, q.__dict__
+        doc_id = pd["doc_id"]
+        if pd != qd:
+            if doc_id == qd["doc_id"]:
+                return None
+            moved = qd.copy()
+            moved["doc_id"] = doc_id
+            if pd != moved:
+                return None
+        if r is q:  # not linked: ``link`` gives the pair itself
+            out.append(p)
+        elif r.__dict__["doc_id"] == doc_id:
+            out.append(r)
+        else:
+            data = r.__dict__.copy()
+            data["doc_id"] = doc_id
+            inst = CueTargetPair.__new__(CueTargetPair)
+            _object_setattr(inst, "__dict__", data)
+            _object_setattr(inst, "__pydantic_fields_set__", r.__pydantic_fields_set__)
+            _object_setattr(inst, "__pydantic_extra__", None)
+            _object_setattr(inst, "__pydantic_private__", None)
+            out.append(inst)
+    return out
 
 
 def _updated(pair: CueTargetPair, update: dict[str, Any]) -> CueTargetPair:
@@ -1154,6 +1226,18 @@ def _zone_ngrams(
 
 def _no_text(i: int, j: int) -> str:
     raise IndexError("no n-grams in an empty document")
+
+
+def _quickumls_key(matcher: Any, ngram: str) -> str:
+    """The string QuickUMLS's ``_get_all_matches`` looks ``ngram`` up under (its normalisation,
+    the same steps in the same order)."""
+    if matcher.normalize_unicode_flag:
+        ngram = sys.modules["quickumls.core"].unidecode(ngram)  # (the one QuickUMLS calls)
+    if matcher.to_lowercase_flag:
+        return ngram.lower()  # type: ignore[no-any-return]
+    if ngram.isupper() and not matcher.keep_uppercase:
+        return ngram.lower()  # type: ignore[no-any-return]
+    return ngram
 
 
 class _MemoReader:
