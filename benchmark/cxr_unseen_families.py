@@ -14,6 +14,11 @@ occurrences, so the frequent gaps of the lexicon show first. No gold labels are 
     .venv/bin/python benchmark/cxr_unseen_families.py --exclude IDS.txt --examples 4 --family nonspecific
     .venv/bin/python benchmark/cxr_unseen_families.py --save /tmp/a.json      # counts only, no text
     .venv/bin/python benchmark/cxr_unseen_families.py --compare /tmp/a.json
+    .venv/bin/python benchmark/cxr_unseen_families.py --wordings 40      # unpaired wordings, ranked
+
+``--wordings N`` ranks the unpaired occurrences of every hedged family by their wording (the
+family word and the two words after it, lower-cased), the N most frequent first, so a wording the
+lexicon lacks shows with its frequency (terminal only, never saved).
 
 Example sentences are printed to the terminal only (the IU licence forbids copies in the project).
 """
@@ -92,6 +97,12 @@ _RX = [(name, lvl, re.compile(r"(?<![\w-])(?:" + pat + r")(?![\w])", re.I)) for 
 _HEDGED = {"HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5"}
 
 
+def _wording(sentence: str, end: int, word: str) -> str:
+    """The family word and the two words after it, lower-cased (the key ``--wordings`` ranks)."""
+    after = re.findall(r"[A-Za-z][A-Za-z'-]*", sentence[end:])[:2]
+    return " ".join([word.lower(), *(w.lower() for w in after)])
+
+
 def scan(exclude: set[str], examples: int = 0, family: str | None = None) -> dict:
     """Counts per family: occurrences, paired (by level), in scope, unpaired; examples if asked."""
     engine = get_engine()
@@ -102,6 +113,7 @@ def scan(exclude: set[str], examples: int = 0, family: str | None = None) -> dic
     docs_with: Counter = Counter()
     shown: dict[str, list[str]] = defaultdict(list)
     levels: Counter = Counter()
+    wordings: Counter = Counter()
     docs = unseen_iu_reports(frozenset(exclude))
     for doc_id, text in docs:
         pairs = cuelex.extract(text, doc_id=doc_id)
@@ -125,6 +137,8 @@ def scan(exclude: set[str], examples: int = 0, family: str | None = None) -> dic
                         in_scope[name] += 1
                         continue
                     unpaired[name] += 1
+                    if _lvl != "ASSERTED":
+                        wordings[(name, _wording(sentence, m.end(), m.group(0)))] += 1
                     if (family is None or family.lower() in name.lower()) and len(shown[name]) < examples:
                         rel = m.start()
                         shown[name].append(f"{doc_id}: {sentence[:rel]}[[{m.group(0)}]]{sentence[m.end():]}".strip()[:260])
@@ -145,6 +159,7 @@ def scan(exclude: set[str], examples: int = 0, family: str | None = None) -> dic
             for name, lvl, _rx in _RX
         },
         "_shown": dict(shown),
+        "_wordings": wordings,
     }
 
 
@@ -178,11 +193,19 @@ def main() -> None:
     parser.add_argument("--family", help="only this family (substring of its name)")
     parser.add_argument("--save", type=Path, help="write the counts (no text) as JSON")
     parser.add_argument("--compare", type=Path, help="JSON from --save to compare against")
+    parser.add_argument("--wordings", type=int, default=0,
+                        help="rank the N most frequent unpaired wordings of the hedged families (terminal only)")
     args = parser.parse_args()
     exclude = set(args.exclude.read_text().split()) if args.exclude else set()
     result = scan(exclude, args.examples, args.family)
     previous = json.loads(args.compare.read_text()) if args.compare else None
     report(result, previous, args.family)
+    if args.wordings:
+        print(f"\nUnpaired wordings of the hedged families, most frequent first (top {args.wordings}):")
+        print("| count | family | wording |\n| ---: | --- | --- |")
+        for (name, wording), n in result["_wordings"].most_common(args.wordings):
+            if args.family is None or args.family.lower() in name.lower():
+                print(f"| {n} | {name} | {wording} |")
     if args.save:
         args.save.write_text(json.dumps({k: v for k, v in result.items() if not k.startswith("_")}, indent=1))
 

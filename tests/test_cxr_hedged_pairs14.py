@@ -19,12 +19,15 @@ def _pairs(text: str) -> dict[str, tuple[str, str]]:
     ("text", "kept"),
     [
         # a slash between two words for one finding names it twice (notalt.slash_near_synonyms)
-        ("Aortic ectasia/tortuosity, unchanged from the prior film.", {}),
+        ("Tortuosity/unfolding of the thoracic aorta, unchanged from the prior film.", {}),
         ("The left apical opacity probably represents chronic fibrosis/scar.", {"chronic fibrosis/scar": "UL2"}),
         ("Hyperinflation consistent with emphysema/COPD.", {"emphysema/COPD": "UL2"}),
         # ... but two different findings are still alternatives (alt.slash)
         ("Mild atelectasis/scarring at the left base.", {"Mild atelectasis": "UL3", "scarring": "UL3"}),
         ("Patchy opacity, atelectasis/fibrosis.", {"atelectasis": "UL3", "fibrosis": "UL3"}),
+        # ectasia (widening) and tortuosity are two findings, not one named twice (session 15)
+        ("Aortic ectasia/tortuosity, unchanged from the prior film.", {"Aortic ectasia": "UL3", "tortuosity": "UL3"}),
+        ("Mild ectasia/tortuosity of the thoracic aorta.", {"Mild ectasia": "UL3", "tortuosity of the thoracic aorta": "UL3"}),
     ],
 )
 def test_slash_between_near_synonyms_is_one_finding(text: str, kept: dict[str, str]) -> None:

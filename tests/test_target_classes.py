@@ -46,7 +46,11 @@ def test_appearance_of_an_abnormal_state(text: str, expected: list) -> None:
         ("The right costophrenic sulcus is obscured.", [("right costophrenic sulcus", "UL4")]),
         ("The left lung base is partly obscured by the patient's arm.", [("left lung base", "UL4")]),
         ("The retrocardiac region was obscured on the portable film.", [("retrocardiac region", "UL4")]),
-        ("There is obscuration of the left heart border.", [("left heart border", "UL4")]),
+        ("There is obscuration of the right lung apex.", [("right lung apex", "UL4")]),
+        # an obscured interface (heart border, hemidiaphragm) is the silhouette sign, a finding
+        # of its own, not a region left unseen (fifteenth session; the tune annotators give no pair)
+        ("There is obscuration of the left heart border.", []),
+        ("The right hemidiaphragm is obscured.", []),
         # a generic object and unobscured regions give no pair
         ("Body habitus obscures detail.", []),
         ("The costophrenic angles are well seen.", []),
