@@ -86,16 +86,17 @@ def check(probe: dict) -> list[str]:
     return problems
 
 
-def load() -> list[dict]:
-    return [json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines() if line.strip()]
+def load(path: Path = PROBES) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--failures", action="store_true", help="print every probe that is wrong")
+    ap.add_argument("--probes", type=Path, default=PROBES, help="probe file (default plan_probes.jsonl)")
     args = ap.parse_args(argv)
     right, total = Counter(), Counter()
-    for probe in load():
+    for probe in load(args.probes):
         problems = check(probe)
         total[probe["class"]] += 1
         right[probe["class"]] += not problems
