@@ -1,7 +1,8 @@
 """Workup and follow-up targets in clinic-note plans (issue 12, fifteenth session): a test verb
 with the patient as object ("swab her for"), the purpose of an order with a determiner ("to
 evaluate the thyroid nodule"), a recheck visit for a finding, and watching for episodes ("keep an
-eye out for", "keep track of any episodes of"). Sentences are written for these tests; the held-out
+eye out for", "keep track of any episodes of"), a finding followed with imaging; a check that
+people in general should do is general advice. Sentences are written for these tests; the held-out
 probes of benchmark/data/plan_probes15.jsonl are different sentences."""
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ def pairs_of(text: str) -> set[tuple[str, str]]:
         ("She will come back in a week for a recheck of the cellulitis.", "cellulitis"),
         ("We will keep an eye out for any new skin lesions.", "skin lesions"),
         ("He will keep a diary of any episodes of palpitations.", "palpitations"),
+        ("We plan to follow the adrenal nodule with a repeat CT in one year.", "adrenal nodule"),
     ],
 )
 def test_a_workup_or_follow_up_target_of_the_plan_is_ul5(text: str, target: str) -> None:
@@ -45,6 +47,8 @@ def test_a_workup_or_follow_up_target_of_the_plan_is_ul5(text: str, target: str)
         "He will come back for a recheck of his weight in a month.",
         "We will keep an eye on things and see how she does.",
         "She will keep a log of her blood sugars before meals.",
+        "Patients with neuropathy should inspect their feet daily for cuts.",
+        "We will follow her hypertension with her primary care doctor.",
     ],
 )
 def test_an_order_or_a_measurement_without_a_finding_gives_no_ul5_pair(text: str) -> None:
@@ -53,11 +57,11 @@ def test_an_order_or_a_measurement_without_a_finding_gives_no_ul5_pair(text: str
 
 def test_held_out_plan_probes15_hold_their_measured_floor() -> None:
     """plan_probes15.jsonl was written before this session's rules (34 of 45 right at 11a70ee); the
-    rules of this session bring it to 39 of 45 and must not fall back."""
+    rules of this session bring it to 40 of 45 and must not fall back."""
     sys.path.insert(0, str(ROOT / "benchmark"))
     import plan_probes
 
     probes = plan_probes.load(ROOT / "benchmark" / "data" / "plan_probes15.jsonl")
     assert len(probes) == 45
     right = sum(not plan_probes.check(p) for p in probes)
-    assert right >= 39
+    assert right >= 40
