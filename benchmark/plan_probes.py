@@ -38,12 +38,16 @@ treatment failing to control a finding: "if we cannot get her sugars under contr
 time names no finding) and ``non-clinical`` rows with "May" inside a name ("Dr. May", "Point May
 Orthopedics").
 
+``benchmark/data/plan_probes15.jsonl`` (fifteenth session, rows ``x01``–``x45``, ``doc: written``, 34 of
+45 right at 11a70ee) is read with ``--probes``; its classes are described in benchmark/data/README.md.
+
 A probe is right when every ``expect`` pair is found (level among ``levels``; the cuelex target
 lies inside ``target`` and covers ``core``, case aside) and no pair has a target overlapping a
 ``banned`` phrase.
 
     .venv/bin/python benchmark/plan_probes.py              # per class and total
     .venv/bin/python benchmark/plan_probes.py --failures   # every probe that is wrong
+    .venv/bin/python benchmark/plan_probes.py --probes benchmark/data/plan_probes15.jsonl
 """
 
 from __future__ import annotations
@@ -86,16 +90,17 @@ def check(probe: dict) -> list[str]:
     return problems
 
 
-def load() -> list[dict]:
-    return [json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines() if line.strip()]
+def load(path: Path = PROBES) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--failures", action="store_true", help="print every probe that is wrong")
+    ap.add_argument("--probes", type=Path, default=PROBES, help="probe file (default plan_probes.jsonl)")
     args = ap.parse_args(argv)
     right, total = Counter(), Counter()
-    for probe in load():
+    for probe in load(args.probes):
         problems = check(probe)
         total[probe["class"]] += 1
         right[probe["class"]] += not problems
