@@ -1,7 +1,7 @@
 """Alignment of session 15 (issue 11): a slash list of modifiers sharing one head ("GI/GU bleeding"
 names gastrointestinal bleeding), a shorthand arrow as the condition of a course ("No improvement
 → MRI"), and a raised reading whose measured quantity stands earlier in its sentence ("Home BP
-daily; call if elevated"). Sentences are written for these tests (clinic-note style, no report
+daily; call if elevated"), and a measured quantity by its shorthand alone ("BP"). Sentences are written for these tests (clinic-note style, no report
 text); ``benchmark/data/alignment_probes15.jsonl`` was written before the build."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import cuelex
-from cuelex.scoring.align import Aligner, arrow_condition
+from cuelex.concepts.vocab import DATA_DIR, VocabularyError, tsv_rows
+from cuelex.scoring.align import Aligner, arrow_condition, normal_words, quantity_abbreviations
 
 ALIGNER = Aligner()
 PROBES = Path(__file__).resolve().parents[1] / "benchmark" / "data" / "alignment_probes15.jsonl"
@@ -30,7 +31,7 @@ def _fates(source: str, output: str, target: str) -> list[str]:
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])
 def test_every_held_out_probe_keeps_its_result(row: dict) -> None:
-    if row["mechanism"] == "course_arrow":
+    if row.get("judge") == "pair":
         # a course target is found through its source pair (a UL5 contingency on the course)
         fates = _fates(row["source"], row["output"], row["target"])
         assert fates, row["id"]
@@ -99,3 +100,36 @@ def test_a_raised_reading_takes_its_quantity_from_the_same_sentence_only_under_a
     assert ALIGNER.find("elevation", "Home BP daily; portal msg if elevated.") is not None
     assert ALIGNER.find("elevation", "Home BP daily; legs elevated at night.") is None
     assert ALIGNER.find("elevation", "Home BP daily.\nCall if elevated swelling.") is None
+
+
+QUANTITY_COLUMNS = ("abbreviation", "quantity", "example_target", "example_output")
+QUANTITY_ROWS = list(tsv_rows(DATA_DIR / "quantity_abbreviations.tsv", QUANTITY_COLUMNS, "quantity abbreviation table"))
+
+
+@pytest.mark.parametrize(("line", "cols"), QUANTITY_ROWS, ids=[c[0] for _n, c in QUANTITY_ROWS])
+def test_every_quantity_abbreviation_example_is_found_on_the_shorthand(line: int, cols: list[str]) -> None:
+    m = ALIGNER.find(cols[2], cols[3])
+    assert m is not None, f"quantity_abbreviations.tsv line {line}: {cols[2]!r} not found in {cols[3]!r}"
+    assert (m.tier, m.detail, m.text) == ("abbreviation", "quantity", cols[0])
+    assert cols[0] in quantity_abbreviations()[normal_words(cols[1])]
+
+
+@pytest.mark.parametrize(
+    ("target", "output"),
+    [
+        ("high blood pressure", "BP 118/76 today; no meds."),  # a finding about the quantity
+        ("elevated blood pressures", "BP log reviewed; all readings normal."),
+        ("blood pressure", "bp cuff given."),  # lower case is not the table's shorthand
+    ],
+)
+def test_a_finding_about_a_quantity_is_not_its_bare_shorthand(target: str, output: str) -> None:
+    m = ALIGNER.find(target, output)
+    assert m is None or m.detail != "quantity", m
+
+
+def test_a_malformed_quantity_row_names_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "quantity_abbreviations.tsv"
+    bad.write_text("# comment\n" + "\t".join(QUANTITY_COLUMNS) + "\nbp\tblood pressure\tblood pressure\tbp 120/80\n", encoding="utf-8")
+    with pytest.raises(VocabularyError, match="capital abbreviation") as err:
+        quantity_abbreviations(bad)
+    assert "quantity_abbreviations.tsv:3" in str(err.value)

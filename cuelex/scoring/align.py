@@ -28,7 +28,9 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
-               ("AGP" ~ "altered gait pattern": ``initials``)
+               ("AGP" ~ "altered gait pattern": ``initials``); capital shorthand fixed by the
+               phrase's other words ("prostate CA", "GI/GU bleeding": ``phrase``); a measured
+               quantity by its shorthand alone ("blood pressure" ~ "BP": ``quantity``)
 cui            the same concept: a concept of the source target (its ``cui``, its concept in the
                concept index :func:`cuelex.normalize.concept_index` — open vocabulary, Human
                Phenotype Ontology layperson synonyms, curated lay terms — or that of the target
@@ -168,6 +170,7 @@ CONFIDENCE: dict[str, float] = {
     "abbreviation/linker": 0.95,
     "abbreviation/initials": 0.7,
     "abbreviation/phrase": 0.9,
+    "abbreviation/quantity": 0.9,
     "cui/output_pair": 0.9,
     "cui/linker": 0.85,
     "cui/vocabulary": 0.9,
@@ -2085,6 +2088,9 @@ class Aligner:
                 c = fit(_phrase_abbreviation_candidates(words, idx))
                 if c:
                     return label(c, "abbreviation", "phrase")
+                c = fit(_quantity_candidates(words, idx))
+                if c:
+                    return label(c, "abbreviation", "quantity")
             elif tier == "cui":
                 need = general_target(words) if words and (general or words[-1] in _PLAN_HEADS) else None
                 if need is not None and (general or need):
@@ -3069,6 +3075,33 @@ def phrase_abbreviations(path: Any = None) -> dict[str, tuple[tuple[str, ...], .
         if exp not in got:
             got.append(exp)
     return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=4)
+def quantity_abbreviations(path: Any = None) -> dict[tuple[str, ...], frozenset[str]]:
+    """Measured quantity (normal words) → its capital shorthand written alone (default
+    ``cuelex/data/quantity_abbreviations.tsv``: blood pressure → BP); a malformed row raises
+    :class:`VocabularyError` naming file and line."""
+    path = DATA_DIR / "quantity_abbreviations.tsv" if path is None else path
+    columns = ("abbreviation", "quantity", "example_target", "example_output")
+    out: dict[tuple[str, ...], set[str]] = {}
+    for n, cols in tsv_rows(path, columns, "quantity abbreviation table"):
+        abbr, quantity = cols[0].strip(), normal_words(cols[1])
+        if not regex.fullmatch(r"[A-Z][A-Za-z0-9]{1,4}", abbr) or not quantity or not cols[2] or not cols[3]:
+            raise VocabularyError(f"{path}:{n}: expected a capital abbreviation, its quantity and an example")
+        out.setdefault(quantity, set()).add(abbr)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _quantity_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """A target that is exactly a measured quantity ("blood pressure", "his heart rate": articles
+    and possessives aside) said by its shorthand alone ("if BP remains uncontrolled"; detail
+    ``quantity``). A finding about the quantity ("high blood pressure") is not the quantity."""
+    key = tuple(w for w in words if w not in _POSSESSIVES)
+    abbrs = quantity_abbreviations().get(key)
+    if not abbrs:
+        return []
+    return [_Cand(t.start, t.end, 100.0) for t in idx.tokens if t.raw in abbrs or (t.raw[:-1] in abbrs and t.raw[-1] == "s")]
 
 
 def _phrase_abbreviation_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
