@@ -18,13 +18,14 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
                and time modifiers are dropped ("small right pleural effusion" ~ "pleural
                effusion": ``modifiers``, score 95, only when nothing else in stage 1 matched);
                a head shared with another modifier ("pulmonary or skeletal finding" ~
-               "pulmonary finding": ``ellipsis``); a recurrence or persistence qualifier said by
+               "pulmonary finding", "hepatic/renal cysts" ~ "hepatic cysts": ``ellipsis``); a recurrence or persistence qualifier said by
                a verb after the finding ("recurrent symptoms" ~ "your symptoms have not come
                back", "persistent fever" ~ "the fever persisted": ``qualifier``, the span from
                the finding to the verb so its level is read from what stands between); a UL5
                course of not getting better said in other words under a condition ("if he fails
-               to improve" ~ "if no improvement", "if physical therapy doesn't help":
-               ``course``, ``cuelex/data/course_wording.tsv``; read as the contingency)
+               to improve" ~ "if no improvement", "if physical therapy doesn't help", or before
+               a shorthand arrow, "No improvement → MRI": ``course``,
+               ``cuelex/data/course_wording.tsv``; read as the contingency)
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
