@@ -9,7 +9,9 @@ Run from the repository root (offline; a few seconds):
 never edited afterwards (it is the held-out evidence that the mechanism generalises); tune on a
 separate file with ``--probes``. Each row: target, output (a sentence of a patient-friendly
 rewrite, own wording), expect ("found": ``Aligner().find`` must match a span that overlaps the
-row's ``anchor`` word; "absent": it must find nothing).
+row's ``anchor`` word; "absent": it must find nothing). A row with ``"judge": "pair"`` is judged
+on the scored pair of its target in its ``source`` sentence instead (a UL5 course target is found through its source pair):
+"found" when it is retained, "absent" when it is not.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import cuelex
 from cuelex.align import Aligner
 
 HERE = Path(__file__).resolve().parent
@@ -27,6 +30,12 @@ PROBES = HERE / "data" / "lay_compositional_probes.jsonl"
 
 def judge(aligner: Aligner, row: dict) -> tuple[bool, str]:
     """(the row's expectation is met, how it was matched or "-")."""
+    if row.get("judge") == "pair":
+        report = cuelex.score(row["source"], row["output"], n_boot=0)
+        pairs = [p for p in report.pairs if row["target"] in p.source.target_text]
+        kept = [p for p in pairs if p.retained and p.match is not None]
+        how = "-" if not kept else f"{kept[0].match.tier}/{kept[0].match.detail}"
+        return bool(pairs) and (len(kept) == len(pairs) if row["expect"] == "found" else not kept), how
     m = aligner.find(row["target"], row["output"])
     how = "-" if m is None else f"{m.tier}/{m.detail}"
     if row["expect"] == "absent":

@@ -18,17 +18,20 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
                and time modifiers are dropped ("small right pleural effusion" ~ "pleural
                effusion": ``modifiers``, score 95, only when nothing else in stage 1 matched);
                a head shared with another modifier ("pulmonary or skeletal finding" ~
-               "pulmonary finding": ``ellipsis``); a recurrence or persistence qualifier said by
+               "pulmonary finding", "hepatic/renal cysts" ~ "hepatic cysts": ``ellipsis``); a recurrence or persistence qualifier said by
                a verb after the finding ("recurrent symptoms" ~ "your symptoms have not come
                back", "persistent fever" ~ "the fever persisted": ``qualifier``, the span from
                the finding to the verb so its level is read from what stands between); a UL5
                course of not getting better said in other words under a condition ("if he fails
-               to improve" ~ "if no improvement", "if physical therapy doesn't help":
-               ``course``, ``cuelex/data/course_wording.tsv``; read as the contingency)
+               to improve" ~ "if no improvement", "if physical therapy doesn't help", or before
+               a shorthand arrow, "No improvement → MRI": ``course``,
+               ``cuelex/data/course_wording.tsv``; read as the contingency)
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
-               ("AGP" ~ "altered gait pattern": ``initials``)
+               ("AGP" ~ "altered gait pattern": ``initials``); capital shorthand fixed by the
+               phrase's other words ("prostate CA", "GI/GU bleeding": ``phrase``); a measured
+               quantity by its shorthand alone ("blood pressure" ~ "BP": ``quantity``)
 cui            the same concept: a concept of the source target (its ``cui``, its concept in the
                concept index :func:`cuelex.normalize.concept_index` — open vocabulary, Human
                Phenotype Ontology layperson synonyms, curated lay terms — or that of the target
@@ -168,6 +171,7 @@ CONFIDENCE: dict[str, float] = {
     "abbreviation/linker": 0.95,
     "abbreviation/initials": 0.7,
     "abbreviation/phrase": 0.9,
+    "abbreviation/quantity": 0.9,
     "cui/output_pair": 0.9,
     "cui/linker": 0.85,
     "cui/vocabulary": 0.9,
@@ -196,6 +200,7 @@ RANK_MAX = 24
 MAX_WINDOW = 8  # content words in a phrase window
 WORD_ORDER_MAX = 4  # phrases of up to this many content words may match in any order
 MODIFIER_MAX = 3  # modifiers a "modifiers" match may skip inside the output phrase
+SHARED_HEAD_REACH = 3  # tokens after a slash list of modifiers where their shared head may stand
 CONCEPT_MAX_WINDOW = 6  # output phrases looked up in the vocabulary have at most this many words
 
 _WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)*", regex.V1)
@@ -649,9 +654,10 @@ class OutputIndex:
         return self._seg_of
 
     def lookup_ellipsis(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
-        """Occurrences of a two-word target whose head is shared with another modifier before it
+        """Occurrences of a two-word target whose head is shared with another modifier after it
         ("pulmonary or skeletal finding" names "pulmonary finding"; "left and right lung" names
-        "left lung"): the modifier, "or"/"and"/"nor", one or two words, the head, in one segment."""
+        "left lung"; "hepatic/renal/splenic cysts" names "hepatic cysts"): the modifier,
+        "or"/"and"/"nor" or a slash list, one or two words, the head, in one segment."""
         core = [w for w in words if w not in _FUNCTION]
         if len(core) != 2 or len(words) != 2:
             return []
@@ -660,14 +666,46 @@ class OutputIndex:
         seg_of = self.segment_of()
         out = []
         for i in self.occurrences(first):
-            if i + 3 >= len(toks) or toks[i + 1].norm not in ("or", "and", "nor"):
+            if i + 3 < len(toks) and toks[i + 1].norm in ("or", "and", "nor"):
+                for k in (i + 3, i + 4):
+                    if k < len(toks) and seg_of[k] == seg_of[i] and toks[k].norm == head:
+                        if all(t.norm not in _FUNCTION for t in toks[i + 2 : k]):
+                            out.append((toks[i].start, toks[k].end))
+                        break
                 continue
-            for k in (i + 3, i + 4):
-                if k < len(toks) and seg_of[k] == seg_of[i] and toks[k].norm == head:
-                    if all(t.norm not in _FUNCTION for t in toks[i + 2 : k]):
-                        out.append((toks[i].start, toks[k].end))
+            for k in self.shared_head_starts(i)[1:]:
+                if toks[k].norm == head:
+                    out.append((toks[i].start, toks[k].end))
                     break
         return out
+
+    def shared_head_starts(self, i: int) -> list[int]:
+        """Token indices where the phrase of a modifier at token ``i`` may go on: the next token,
+        and, when ``i`` opens or continues a slash list of modifiers sharing one head ("GI/GU/
+        abnormal menstrual bleeding", "UE/LE weakness"), the first to :data:`SHARED_HEAD_REACH`-th
+        token after the list's last member, in one segment, no function word between."""
+        toks = self.tokens
+        out = [i + 1] if i + 1 < len(toks) else []
+        j = i
+        while j + 1 < len(toks) and self._slash_between(j):
+            j += 1
+        if j == i:
+            return out
+        last = self.segment_of()[i][1]
+        for k in range(j + 1, min(j + SHARED_HEAD_REACH, last) + 1):
+            if toks[k - 1].norm in _FUNCTION and k - 1 > j:
+                break
+            out.append(k)
+        return out
+
+    def _slash_between(self, j: int) -> bool:
+        """Tokens ``j`` and ``j + 1`` are members of a slash list ("GI/GU"), not a unit ("A/P",
+        "h/o": members of at least two letters, no space around the slash)."""
+        a, b = self.tokens[j], self.tokens[j + 1]
+        return (
+            self.text[a.end : b.start] == "/" and a.sent == b.sent
+            and len(a.raw) >= 2 and len(b.raw) >= 2 and not a.raw.isdigit() and not b.raw.isdigit()
+        )
 
     def _token_starts(self) -> list[int]:
         if self._tok_starts is None:
@@ -1209,11 +1247,33 @@ def course_condition(text: str, start: int, pattern: Any = None) -> tuple[int, i
     cut = ends[-1].end() if ends else 0
     conds = list((pattern or _CONDITION).finditer(before, cut))
     if not conds:
-        return None
+        return arrow_condition(text, start) if pattern is None and not _WORD.search(before, cut) else None
     cond = conds[-1]
     if len(_WORD.findall(before[cond.end() :])) > COURSE_REACH:
         return None
     return lo + cond.start(), lo + cond.end()
+
+
+#: An arrow of clinical shorthand: "A → B" reads "if A, then B" when A opens its clause.
+_ARROW = regex.compile(r"→|->|=>|⇒", regex.V1)
+_ARROW_LINE_END = regex.compile(r"[.;!?\n]", regex.V1)
+
+
+def arrow_condition(text: str, start: int) -> tuple[int, int] | None:
+    """The arrow that makes a course phrase opening its clause at ``start`` a contingency in
+    shorthand ("No improvement → consider steroid inj": if no improvement, then), at most
+    :data:`COURSE_REACH` words after it on its line; None when no arrow follows, or when the
+    words after the arrow tell what was done ("No improvement → started meloxicam": a past
+    course, not a contingency)."""
+    end = _ARROW_LINE_END.search(text, start)
+    stop = end.start() if end is not None else len(text)
+    arrow = _ARROW.search(text, start, stop)
+    if arrow is None or len(_WORD.findall(text[start : arrow.start()])) > COURSE_REACH:
+        return None
+    after = _WORD.search(text, arrow.end(), stop)
+    if after is not None and after.group().lower().endswith("ed"):
+        return None
+    return arrow.start(), arrow.end()
 
 
 def _course_matches(idx: OutputIndex, role: str) -> list[_Cand]:
@@ -2029,6 +2089,9 @@ class Aligner:
                 c = fit(_phrase_abbreviation_candidates(words, idx))
                 if c:
                     return label(c, "abbreviation", "phrase")
+                c = fit(_quantity_candidates(words, idx))
+                if c:
+                    return label(c, "abbreviation", "quantity")
             elif tier == "cui":
                 need = general_target(words) if words and (general or words[-1] in _PLAN_HEADS) else None
                 if need is not None and (general or need):
@@ -3015,6 +3078,33 @@ def phrase_abbreviations(path: Any = None) -> dict[str, tuple[tuple[str, ...], .
     return {k: tuple(v) for k, v in out.items()}
 
 
+@lru_cache(maxsize=4)
+def quantity_abbreviations(path: Any = None) -> dict[tuple[str, ...], frozenset[str]]:
+    """Measured quantity (normal words) → its capital shorthand written alone (default
+    ``cuelex/data/quantity_abbreviations.tsv``: blood pressure → BP); a malformed row raises
+    :class:`VocabularyError` naming file and line."""
+    path = DATA_DIR / "quantity_abbreviations.tsv" if path is None else path
+    columns = ("abbreviation", "quantity", "example_target", "example_output")
+    out: dict[tuple[str, ...], set[str]] = {}
+    for n, cols in tsv_rows(path, columns, "quantity abbreviation table"):
+        abbr, quantity = cols[0].strip(), normal_words(cols[1])
+        if not regex.fullmatch(r"[A-Z][A-Za-z0-9]{1,4}", abbr) or not quantity or not cols[2] or not cols[3]:
+            raise VocabularyError(f"{path}:{n}: expected a capital abbreviation, its quantity and an example")
+        out.setdefault(quantity, set()).add(abbr)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _quantity_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """A target that is exactly a measured quantity ("blood pressure", "his heart rate": articles
+    and possessives aside) said by its shorthand alone ("if BP remains uncontrolled"; detail
+    ``quantity``). A finding about the quantity ("high blood pressure") is not the quantity."""
+    key = tuple(w for w in words if w not in _POSSESSIVES)
+    abbrs = quantity_abbreviations().get(key)
+    if not abbrs:
+        return []
+    return [_Cand(t.start, t.end, 100.0) for t in idx.tokens if t.raw in abbrs or (t.raw[:-1] in abbrs and t.raw[-1] == "s")]
+
+
 def _phrase_abbreviation_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
     """Output phrases that say the target with one word or two as capital shorthand whose meaning
     the phrase's other words fix ("prostate CA" ~ "prostate cancer", "RC tear" ~ "rotator cuff
@@ -3038,15 +3128,20 @@ def _phrase_abbreviation_candidates(words: tuple[str, ...], idx: OutputIndex) ->
                     if form[p : p + len(exp)] != exp:
                         continue
                     before, after = form[:p], form[p + len(exp) :]
-                    a, b = i - len(before), i + len(after)
-                    if not (before or after) or a < seg_of[i][0] or b > seg_of[i][1]:
+                    a = i - len(before)
+                    if not (before or after) or a < seg_of[i][0]:
                         continue
                     if any(toks[a + k].norm != w for k, w in enumerate(before)):
                         continue
-                    if any(toks[i + 1 + k].norm != w for k, w in enumerate(after)):
-                        continue
-                    if (a, b) not in spans:
-                        spans.append((a, b))
+                    # the rest right after the shorthand, or after a slash list it opens or
+                    # continues, whose head it shares ("GI/GU bleeding" ~ "GI bleeding")
+                    for q in idx.shared_head_starts(i) if after and not before else [i + 1]:
+                        b = q + len(after) - 1
+                        if b > seg_of[i][1] or any(toks[q + k].norm != w for k, w in enumerate(after)):
+                            continue
+                        if (a, b) not in spans:
+                            spans.append((a, b))
+                        break
     return [_Cand(toks[a].start, toks[b].end, 100.0) for a, b in spans]
 
 
@@ -3386,7 +3481,9 @@ def _derived_candidates(
                 continue
         bearer = _bearer(i, idx, body)
         if measure and not bearer:
-            continue
+            bearer = _measure_before(i, idx)
+            if not bearer:
+                continue
         if "form" not in kinds and bearer is None:
             continue
         if site and bearer and not measure:
@@ -3397,6 +3494,21 @@ def _derived_candidates(
         c.detail = "measure" if measure else "derivation"
         out.append(c)
     return out
+
+
+def _measure_before(i: int, idx: OutputIndex) -> tuple[int, ...]:
+    """The measured quantity of a raise word at token ``i`` said without it under a condition,
+    named in an earlier segment of its sentence on the same line ("Home BP daily; portal msg if
+    elevated", "fasting glucose log; call if high"); () when there is none or no condition."""
+    toks = idx.tokens
+    if measure_condition(idx.text, toks[i].start) is None:
+        return ()
+    first = idx.segment_of()[i][0]
+    line = idx.text.rfind("\n", 0, toks[i].start)
+    return tuple(
+        j for j in range(first - 1, -1, -1)
+        if toks[j].sent == toks[i].sent and toks[j].start > line and toks[j].norm in _MEASUREMENT_NOUNS
+    )[:1]
 
 
 def _bearer(i: int, idx: OutputIndex, body: frozenset[str]) -> tuple[int, ...] | None:
