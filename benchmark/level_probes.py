@@ -44,6 +44,7 @@ PROBES = [
     Path(__file__).resolve().parent / "data" / "level_probes_mentions.jsonl",
     Path(__file__).resolve().parent / "data" / "level_probes_lay.jsonl",
     Path(__file__).resolve().parent / "data" / "level_probes_lay2.jsonl",
+    Path(__file__).resolve().parent / "data" / "level_probes15.jsonl",
 ]
 
 

@@ -397,6 +397,7 @@ def evaluate(
     retained: dict[str, Counter] = defaultdict(Counter)
     called: dict[str, Counter] = defaultdict(Counter)
     general_calls: dict[str, Counter] = defaultdict(Counter)
+    level_misses: dict[str, Counter] = defaultdict(Counter)
     shape_aligner = _align.Aligner()
     lay = _lay_names() if shapes else {}
     errors = []
@@ -447,6 +448,8 @@ def evaluate(
                 features[task][tier, f"level from: {sp.level_source}"] += 1
                 for f in feats:
                     features[task][tier, f] += 1
+            if cfate not in (ABSENT, gfate) and gfate != ABSENT and sp.match is not None:
+                level_misses[task][gclass, cclass, mention_miss(sp, gfate)] += 1
             if cfate != ABSENT and sp.match is not None:
                 # every retained call by how it was matched: how many of them gold calls absent
                 called[task][f"{sp.match.tier}/{sp.match.detail}"] += 1
@@ -486,7 +489,30 @@ def evaluate(
             "gold_all": gold_all_rows, "errors": errors, "n_outputs": len(outputs),
             "confusion": confusion, "how_matched": how_matched, "features": features,
             "not_found": not_found, "retained": retained,
-            "called": called, "general_calls": general_calls}
+            "called": called, "general_calls": general_calls, "level_misses": level_misses}
+
+
+#: Why a found target's output level differs from gold (:func:`mention_miss`), in print order.
+MENTION_MISSES = (
+    "wrong mention: another occurrence read at the gold level",
+    "level not read: several occurrences, none read at the gold level",
+    "level not read: the only occurrence",
+)
+
+
+def mention_miss(sp: _scorer.ScoredPair, gfate: str) -> str:
+    """Whether a found target read at the wrong level had another occurrence read at the gold level
+    (the mention choice is wrong) or not (the reading of the chosen mention is wrong): one of
+    :data:`MENTION_MISSES`. Counts only; it names no row."""
+    m = sp.match
+    assert m is not None
+    others = [
+        lv.value for c, lv in zip(m.candidates, sp.candidate_levels, strict=False)
+        if c != (m.start, m.end)
+    ]
+    if gfate in others:
+        return MENTION_MISSES[0]
+    return MENTION_MISSES[1] if len(m.candidates) > 1 else MENTION_MISSES[2]
 
 
 def confusion_table(result: dict) -> str:
@@ -509,6 +535,11 @@ def confusion_table(result: dict) -> str:
         lines += ["", f"{task}: disagreements by (gold class, cuelex class, how cuelex matched)"]
         for (g, c, tier), n in sorted(result["how_matched"][task].items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"  {n:3d}  {g} → {c}  [{tier}]")
+        misses = result["level_misses"].get(task)
+        if misses:
+            lines += ["", f"{task}: found, level differs from gold, by (gold class, cuelex class, mention or reading)"]
+            for (g, c, why), n in sorted(misses.items(), key=lambda kv: (-kv[1], kv[0])):
+                lines.append(f"  {n:3d}  {g} → {c}  [{why}]")
         if result["retained"].get(task):
             lines += ["", f"{task}: truly absent targets called retained, by (how matched, confidence, cuelex class)"]
             for (tier, conf, c), n in sorted(result["retained"][task].items(), key=lambda kv: (-kv[1], kv[0])):

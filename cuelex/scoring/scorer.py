@@ -477,6 +477,13 @@ class _Scorer:
                     _NORMAL_MEANS.get(lv, lv) if d == "cui/normal" else lv
                     for lv, d in zip(cand_levels, m.candidate_details, strict=False)
                 )
+            if len(m.candidates) > 1:
+                # an occurrence a test phrase names is a check (read below for the chosen one too)
+                cand_levels = tuple(
+                    Level.UL5 if lv is Level.ASSERTED and assessed[sp].cue is None and _tested_for(output, *sp)
+                    else lv
+                    for sp, lv in zip(m.candidates, cand_levels, strict=False)
+                )  # fmt: skip
             k = 0
             if self.choice == "first":
                 k = min(range(len(m.candidates)), key=lambda i: m.candidates[i])
@@ -564,6 +571,12 @@ class _Scorer:
                     # an item of a plan label: something to look for, not a stated finding
                     level, cue, how = Level.UL5, planned, "plan_label"
             if level is Level.ASSERTED and cue is None:
+                tested = _tested_for(output, m.start, m.end)
+                if tested is not None:
+                    # "rapid strep test today", "retinopathy screen", "CT for appendicitis": the
+                    # finding is what a test looks for, not a stated finding
+                    level, cue, how = Level.UL5, tested, "test"
+            if level is Level.ASSERTED and cue is None:
                 back = _anaphoric_hedge(output, m.start, m.end, by_cue)
                 if back is not None:
                     level, cue, how = back.level, _as_cue(back), "anaphor"
@@ -614,6 +627,24 @@ class _Scorer:
                 level = inner.level if inner is not None else Level.ASSERTED
                 cue, how = None, "normal"
                 level = _NORMAL_MEANS.get(level, level)
+            if self.choice == "context" and len(m.candidates) > 1:
+                alt = _same_role_alternative(p.level, (m.start, m.end), level, m.candidates, cand_levels)
+                if alt is not None:
+                    # the chosen mention plays another role than the source statement (a check or
+                    # plan against a stated finding, or the reverse): the occurrence in the source's
+                    # role corresponds to it; the other stays an alternative, so the pair is flagged
+                    s0, e0 = m.candidates[alt]
+                    upd = {"start": s0, "end": e0, "text": output[s0:e0]}
+                    if len(m.candidate_details) > alt:
+                        upd["tier"], upd["detail"] = m.candidate_details[alt].split("/", 1)
+                    cand_levels = tuple(
+                        level if sp == (m.start, m.end) else lv
+                        for sp, lv in zip(m.candidates, cand_levels, strict=False)
+                    )
+                    m = m.model_copy(update=upd)
+                    span_end = e0
+                    level, how = cand_levels[alt], "same_role"
+                    cue = assessed[(s0, e0)].cue if assessed[(s0, e0)].level is level else None
             if self.choice == "context" and k == 0 and len(m.candidates) > 1:
                 cand_levels = tuple(
                     lv if sp != (m.start, m.end) else level
@@ -819,7 +850,9 @@ _AUX = (
 _POSTMOD = r"(?:[ \t]+(?:in|on|around|near|at|of)[ \t]+(?:(?:the|your|his|her|their|a|an|this|that)[ \t]+)?[\w-]+)?"
 _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | regex.IGNORECASE)
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
-OUTPUT_READING_ROLES = ("presence", "naming", "naming_anaphor", "example", "empty_head", "cause")
+OUTPUT_READING_ROLES = (
+    "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
+)
 
 
 @lru_cache(maxsize=1)
@@ -1319,6 +1352,55 @@ def plan_labels() -> dict[str, tuple[tuple[Any, str], ...]]:
     return {role: tuple((regex.compile(p, flags), e) for p, e in rows[role]) for role in PLAN_LABEL_ROLES}
 
 
+@lru_cache(maxsize=1)
+def _test_patterns() -> tuple[Any, Any, Any, Any]:
+    """Compiled (test noun after a mention, test noun + "for" before it, test word right before it,
+    result word) patterns from the ``test``, ``test_before`` and ``test_result`` rows of
+    ``cuelex/data/output_reading.tsv``."""
+    flags = regex.V1 | regex.IGNORECASE
+    test = _alternation("test")
+    qualifier = r"(?:[ \t-]+(?:[A-Z0-9]{1,3}|rapid|antigen|pcr|antibody|serology))?"
+    after = regex.compile(rf"{qualifier}[ \t-]+(?P<test>{test})(?![\w/-])", flags)
+    before = regex.compile(
+        rf"(?<![\w/-])(?P<test>{test})(?:[ \t]+[\w/-]+){{0,3}}?[ \t]+for"
+        r"(?:[ \t]+(?:an?|the|any|possible|suspected))?[ \t]+$",
+        flags,
+    )
+    rapid = regex.compile(rf"(?<![\w/-])(?P<test>{_alternation('test_before')})[ \t]+$", flags)
+    result = regex.compile(rf"(?<![\w/-]){_alternation('test_result')}(?![\w/-])", flags)
+    return after, before, rapid, result
+
+
+#: What ends a clause for a test phrase's result: a sentence end, ";", an arrow, a line end.
+_TEST_CLAUSE_END = regex.compile(r"[.;!?\n]|→|->|=>")
+#: A condition before a result word ("if positive", "in case it is positive"): no result yet.
+_IF_BEFORE = regex.compile(r"(?<![\w'’])(?:if|whether|in case|once|when|until)\W+(?:(?:\w+)\W+){0,3}$", regex.IGNORECASE)
+
+
+def _tested_for(output: str, start: int, end: int) -> Cue | None:
+    """The test phrase that names a mention as what it looks for ("Rapid strep test today",
+    "diabetic retinopathy screen", "CT abdomen for appendicitis", "rapid flu"), as a UL5 cue; None
+    when the clause gives the result ("strep test positive", "a positive flu swab", "CT for
+    appendicitis showed ...") or no test names it. Tables: ``test``, ``test_before``, ``test_result``
+    rows of ``cuelex/data/output_reading.tsv``."""
+    after, before, rapid, result = _test_patterns()
+    ls = max(output.rfind(c, 0, start) for c in ".;!?\n") + 1
+    arrow = max(output.rfind(a, ls, start) for a in ("→", "->", "=>"))
+    lo = max(ls, arrow + 1)
+    end_m = _TEST_CLAUSE_END.search(output, end)
+    hi = end_m.start() if end_m is not None else len(output)
+    found = after.match(output, end, hi) or before.search(output, max(lo, start - 60), start)
+    if found is None:
+        found = rapid.search(output, max(lo, start - 20), start)
+    if found is None:
+        return None
+    for r in result.finditer(output, lo, hi):
+        if not _IF_BEFORE.search(output, max(lo, r.start() - 40), r.start()):
+            return None
+    s, e = found.span("test")
+    return Cue(text=output[s:e], start=s, end=e, level=Level.UL5, rule_id="lead_in.test", direction=Direction.FORWARD)
+
+
 def _plan_label(output: str, start: int) -> Cue | None:
     """The plan label that opens the line of a mention, when the mention is one of its items
     ("Workup: CT chest for pulmonary nodule", "- F/u: repeat CXR, underlying pneumonia"): the finding
@@ -1393,6 +1475,29 @@ _STATEMENT_VERB = regex.compile(
     r"may|might|could|will|would|can|should|likely|probably|possibly|found|confirmed|diagnosed)(?![\w'’])",
     regex.V1 | regex.IGNORECASE,
 )
+
+
+def _same_role_alternative(
+    source_level: Level,
+    chosen: tuple[int, int],
+    level: Level,
+    candidates: Sequence[tuple[int, int]],
+    cand_levels: Sequence[Level],
+) -> int | None:
+    """The index of the best-ranked other occurrence that plays the source statement's role when the
+    chosen one does not, else None. Roles: a check, plan or contingency (UL5) against a stated
+    finding (any other level). "Possible ACL tear" corresponds to "you may have a torn ACL", not
+    to "an MRI to check for an ACL tear" in the same rewrite, and "MRI to evaluate for a tear" the
+    reverse. A stated alternative must carry a level of its own (not an asserted name or heading)."""
+    plan = source_level is Level.UL5
+    if (level is Level.UL5) == plan:
+        return None
+    for i, (span, lv) in enumerate(zip(candidates, cand_levels, strict=False)):
+        if span == chosen:
+            continue
+        if (lv is Level.UL5) if plan else lv not in (Level.UL5, Level.ASSERTED):
+            return i
+    return None
 
 
 def _restates(output: str, start: int, end: int) -> bool:
