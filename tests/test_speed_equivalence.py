@@ -52,13 +52,33 @@ def _fields(pairs: list[CueTargetPair]) -> list[tuple]:
     return [(p.__dict__, p.model_fields_set) for p in pairs]
 
 
-def _compare(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
+class _Reference:
+    """Pairs from the reference engine, computed once per (text, doc id, sentences) for the module:
+    the reference scan is slow, and several tests compare against the same demo notes."""
+
+    def __init__(self) -> None:
+        self.engine = _reference_engine()
+        self._seen: dict[tuple, list[tuple]] = {}
+
+    def fields(self, text: str, doc_id: str | None = None, every_other_sentence: bool = False) -> list[tuple]:
+        key = (text, doc_id, every_other_sentence)
+        if key not in self._seen:
+            with pytest.MonkeyPatch.context() as m:
+                m.setattr(X, "_new_pair", CueTargetPair.model_construct)
+                sentences = self.engine.sentences(text)[::2] if every_other_sentence else None
+                self._seen[key] = _fields(self.engine.extract(text, doc_id=doc_id, sentences=sentences))
+        return self._seen[key]
+
+
+@pytest.fixture(scope="module")
+def reference() -> _Reference:
+    return _Reference()
+
+
+def _compare(texts: list[str], reference: _Reference) -> int:
     fast = cuelex.get_engine()
     got = [_fields(fast.extract(t, doc_id=str(i))) for i, t in enumerate(texts)]
-    ref = _reference_engine()
-    with monkeypatch.context() as m:
-        m.setattr(X, "_new_pair", CueTargetPair.model_construct)
-        want = [_fields(ref.extract(t, doc_id=str(i))) for i, t in enumerate(texts)]
+    want = [reference.fields(t, str(i)) for i, t in enumerate(texts)]
     n = 0
     for i, (g, w) in enumerate(zip(got, want, strict=True)):
         assert g == w, f"document {i} differs"
@@ -66,15 +86,15 @@ def _compare(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
     return n
 
 
-def test_demo_corpus_same_pairs_as_reference_path(monkeypatch):
+def test_demo_corpus_same_pairs_as_reference_path(reference):
     texts = demo_texts()
-    assert _compare(texts, monkeypatch) > 1000
+    assert _compare(texts, reference) > 1000
 
 
 @pytest.mark.skipif(not IU_FILE.exists(), reason="shared IU development reports not present")
-def test_iu_reports_same_pairs_as_reference_path(monkeypatch):
+def test_iu_reports_same_pairs_as_reference_path(reference):
     texts = iu_texts()
-    assert _compare(texts[:600], monkeypatch) > 500
+    assert _compare(texts[:600], reference) > 500
 
 
 def test_scanner_text_with_odd_whitespace_matches_reference():
@@ -120,40 +140,38 @@ def test_direct_construction_equals_model_construct():
     assert fast.model_dump(exclude_unset=True) == ref.model_dump(exclude_unset=True)
 
 
-def test_long_single_line_same_pairs_as_reference_path(monkeypatch):
+def test_long_single_line_same_pairs_as_reference_path(reference):
     """A note with its line breaks and sentence punctuation lost: one sentence of 20,000 chars."""
     texts = demo_texts()[:12]
     flat = " ".join(" ".join("".join(c for c in t if c not in ".!?;:").split()) for t in texts)
-    assert _compare([flat[:20_000]], monkeypatch) > 20
+    assert _compare([flat[:20_000]], reference) > 20
 
 
 # ----------------------------------------------------------------------------- memo (cold and warm)
 
 
-def test_memo_cold_and_warm_passes_equal_reference(monkeypatch):
+def test_memo_cold_and_warm_passes_equal_reference(reference):
     """The per-sentence and per-text memo gives the reference pairs on a cold and a warm pass,
     under other doc ids, and for sentences given by the caller."""
-    texts = demo_texts()[:40]
+    texts = demo_texts()[:40]  # the demo test's doc ids: the reference pass is shared
     texts += [t[:1500] for t in texts[:10]]  # short enough to be memoised as whole texts
     texts += ["Possible pneumonia.", "Possible pneumonia.", "x Possible pneumonia.", "?PE. ?PE"]
+    # sentences given by the caller: the short texts and a dozen notes
+    with_sentences = texts[:12] + texts[40:]
     fast = cuelex.get_engine()
-    ref = _reference_engine()
-    with monkeypatch.context() as m:
-        m.setattr(X, "_new_pair", CueTargetPair.model_construct)
-        want = [_fields(ref.extract(t, doc_id=f"d{i}")) for i, t in enumerate(texts)]
-        want_sents = [
-            _fields(ref.extract(t, doc_id="s", sentences=ref.sentences(t)[::2])) for t in texts
-        ]
+    want = [reference.fields(t, str(i)) for i, t in enumerate(texts)]
+    want_sents = [reference.fields(t, "s", every_other_sentence=True) for t in with_sentences]
     fast.clear_memo()
-    for doc_prefix in ("d", "d", "e"):  # cold, warm, warm under other ids
+    for doc_prefix in ("", "", "e"):  # cold, warm, warm under other ids
         got = [_fields(fast.extract(t, doc_id=f"{doc_prefix}{i}")) for i, t in enumerate(texts)]
         if doc_prefix == "e":
             for g in got:
                 for d, _ in g:
-                    d["doc_id"] = "d" + d["doc_id"][1:]
+                    d["doc_id"] = d["doc_id"][1:]
         assert got == want
         got_sents = [
-            _fields(fast.extract(t, doc_id="s", sentences=fast.sentences(t)[::2])) for t in texts
+            _fields(fast.extract(t, doc_id="s", sentences=fast.sentences(t)[::2]))
+            for t in with_sentences
         ]
         assert got_sents == want_sents
     assert fast.extract("Possible pneumonia.")[0].doc_id is None
