@@ -28,8 +28,10 @@ def both(text: str) -> tuple[list, list]:
 
 
 def test_scanner_equals_posix_alternation_on_demo_corpus():
+    """Whole notes, line breaks and all (test_speed_equivalence compares every demo note's
+    sentences through the engine; this reads across sentence and line ends)."""
     with open(demo_corpus_path(), encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh][:60]
+        texts = [json.loads(line)["text"] for line in fh][:20]
     for text in texts:
         ours, reference = both(text)
         assert ours == reference
