@@ -1033,7 +1033,14 @@ about 8%, `regex` calls 5%), the analysis of missed sentences 35% (`_forward_tar
 `_noun_phrase` 10, `_alternative_groups` 9), memo keys 2%, and the pair records (`_new_pair`,
 no validation) 2%: the issue's 13% for pydantic record construction no longer holds (the
 records are built by `_Construct` without re-validation). What is left is the same
-as the fifteenth round found: Python per token in the splitter and the analysis.
+as the fifteenth round found: Python per token in the splitter and the analysis. *This page's
+tables* are one `speed.py` run at the end of the sixteenth session at load average 7–10 (other
+helpers on the 2 cores; every system about 3× slower than in the fifteenth session's quiet run,
+negspacy 1,702 → 572 IU reports/s): `nlp.pipe` 0.89× negspacy (IU) and 0.80× (ACI), `extract`
+739 IU reports/s, link cost 2.18× (IU) and 1.80× (ACI); the quiet run before read 0.94×, 0.85×,
+2,422 and 2.08× / 1.85×. At this load the ratios move by about ±0.1× between runs (ninth round),
+so the one-process A/B above, not this table, is the evidence for the change; a quiet run should
+replace the tables. (This run's environment had regex 2026.11.19 and pydantic 2.14.4.)
 
 ## Linking
 
