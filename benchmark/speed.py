@@ -935,7 +935,6 @@ colon's look-behind (5 µs a call with simple folding, 11 with full; two calls a
 about 9 µs each), the context rules' look-behinds (still full folding; their match start is
 read, so the set argument above does not cover them) and the analysis of missed sentences.
 
-<<<<<<< ours
 **Fifteenth round (2026-11-24): `nlp.pipe` profiled beside negspacy; the engine's leftovers.**
 Where an ACI note's `nlp.pipe` goes (cProfile, cold memos, load average about 7): `cuelex.load()`'s
 tokenizer 17%, `extract` 78% (the cue scan 24, the splitter 15, the analysis of sentences the memo
@@ -988,7 +987,8 @@ text with the same pairs, or with pairs equal in every field but `doc_id`, gets 
 1,907 IU reports with pairs repeat an earlier report). `benchmark/link_ab.py --rev 11a70ee
 --rounds 3`, twice (load average 7–9): linking old/new 1.016 and 0.989 (IU), 1.014 and 1.022
 (ACI), medians; link cost 1.85× → 1.84× and 1.88× → 1.87× (IU), 1.72× → 1.71× and 1.73× → 1.72×
-(ACI): a gain of 1–2%, inside these rounds' noise (single rounds ranged 0.95–1.04). The ≤ 2× bar
+(ACI): a gain of 1–2%, inside these rounds' noise (single rounds ranged 0.95–1.04; the text
+memo was removed in the sixteenth round, below). The ≤ 2× bar
 holds in every one-process round of this session (1.75–1.93×), as in the fourteenth round, and is
 missed only by the quiet wall-clock `speed.py` run; the linker's remaining Python (bounds, scores,
 n-grams, copies) is spread over many small steps, none above a tenth of a pass, so a margin needs
@@ -1006,7 +1006,41 @@ of 399 discharge sections (sections repeat less than whole IU reports). `benchma
 1.00 (main) and 0.95 (largest worker, 221 → 233 MiB with a 4,096-text memo, which is why it holds
 1,024). `bench_scale.py --notes 20000 --no-write` old/new was not run (at this load a 20,000-note
 build takes about ten minutes a side) and is left to the lead's quiet run.
->>>>>>> theirs
+
+**Sixteenth round (2026-11-24): the linker's whole-text memo measured and removed; where the
+time goes now.** *The text memo* (`_replayed`, fifteenth round): `benchmark/link_ab.py --rev
+ecc214a --rounds 3` with the memo removed (old = with it; every field of every linked pair equal
+on both corpora first; load average 5–6): linking old/new 1.017 median (1.022 best) on the IU
+reports, 1.008 (1.013) on the ACI notes, link cost 1.85× → 1.84× (IU) and 1.72× → 1.71× (ACI):
+without the memo linking is, if anything, slightly cheaper. The windows of a repeated report
+still hit the window memo (`_links`, keyed on the window's text and zones), so the text memo
+only skipped the per-pair bookkeeping of a repeat, while every text paid for its look-up and
+store. On `cuelex.score_frame(..., linker=True)` (CPU time, memo on and off alternating, 4
+rounds, identical pairs and documents): `score_speed.py`'s 1,000 pairs (983 distinct sources)
+0.785 s in `link` with the memo against 0.817 s without, of 6.3–6.5 s; 200 sources each scored
+against five rewrites (1,000 rows, the source linked again under five ids) 0.324 s against 0.352
+s, `score_frame` 6.41 s against 6.17 s (medians; noise): about 0.03 s per 1,000 rows, under 1%
+of scoring. It did not pay for its 67 lines and was removed (`tests/test_linking_fast.py` still
+checks a repeated text, with the same pairs, with pairs equal but for `doc_id` and with a pair
+changed elsewhere, against a fresh linker). *Linking* (cProfile, a cold pass over the IU
+reports, load average 6): simstring's `reader_retrieve` 10% (2,859 look-ups), the windows'
+bounds, scores and choice (`_window_outcomes`' own time) 14%, making the n-grams
+(`_zone_ngrams`) 18% with spaCy's `make_doc` of the windows about 9%, the abbreviations 4%,
+the linked copies (`_updated`, `_apply`) 5%, `_check_pair` 2.5%, window enumeration
+(`_windows`) 2%: no single step is worth a rewrite in Python. *Extraction* (cProfile, a cold
+pass over the IU reports): the splitter 17%, the cue scan 25% (its prefilter's word starts
+about 8%, `regex` calls 5%), the analysis of missed sentences 35% (`_forward_targets` 17,
+`_noun_phrase` 10, `_alternative_groups` 9), memo keys 2%, and the pair records (`_new_pair`,
+no validation) 2%: the issue's 13% for pydantic record construction no longer holds (the
+records are built by `_Construct` without re-validation). What is left is the same
+as the fifteenth round found: Python per token in the splitter and the analysis. *This page's
+tables* are one `speed.py` run at the end of the sixteenth session at load average 7–10 (other
+helpers on the 2 cores; every system about 3× slower than in the fifteenth session's quiet run,
+negspacy 1,702 → 572 IU reports/s): `nlp.pipe` 0.89× negspacy (IU) and 0.80× (ACI), `extract`
+739 IU reports/s, link cost 2.18× (IU) and 1.80× (ACI); the quiet run before read 0.94×, 0.85×,
+2,422 and 2.08× / 1.85×. At this load the ratios move by about ±0.1× between runs (ninth round),
+so the one-process A/B above, not this table, is the evidence for the change; a quiet run should
+replace the tables. (This run's environment had regex 2026.11.19 and pydantic 2.14.4.)
 
 ## Linking
 

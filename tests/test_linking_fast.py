@@ -213,8 +213,8 @@ def test_links_of_all_demo_notes_and_iu_sample_equal_full_path(linker):
 
 
 def test_a_repeated_text_links_as_a_fresh_linker_links_it(linker):
-    """The text memo: the same text again, with the same pair objects, with pairs equal but for
-    ``doc_id`` (a section repeated in another note), or with pairs that differ otherwise, links
+    """The same text again (the window memo warm), with the same pair objects, with pairs equal but
+    for ``doc_id`` (a section repeated in another note), or with pairs that differ otherwise, links
     exactly as a linker that never saw it."""
     engine = cuelex.get_engine()
     text = "Possible small left pleural effusion. No pneumothorax. Questionable PNA, or atelectasis."

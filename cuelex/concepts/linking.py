@@ -262,8 +262,6 @@ class Linker:
         self._ngrams: BoundedMemo[str, tuple[_NgramMatch, ...]] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         # a token's abbreviation matches depend on its string alone
         self._abbrev: BoundedMemo[str, tuple] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
-        # the same text with the same pairs links the same: text -> (pairs, linked pairs)
-        self._texts: BoundedMemo[str, tuple[tuple, tuple]] = BoundedMemo(_MEMO_MAX_TEXTS)
 
     # -- pickling: settings only -------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -275,7 +273,6 @@ class Linker:
         state["_links"] = BoundedMemo(_MEMO_MAX_ENTRIES)
         state["_ngrams"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
         state["_abbrev"] = BoundedMemo(8 * _MEMO_MAX_ENTRIES)
-        state["_texts"] = BoundedMemo(_MEMO_MAX_TEXTS)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -284,7 +281,6 @@ class Linker:
         state.setdefault("_links", BoundedMemo(_MEMO_MAX_ENTRIES))
         state.setdefault("_ngrams", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
         state.setdefault("_abbrev", BoundedMemo(8 * _MEMO_MAX_ENTRIES))
-        state.setdefault("_texts", BoundedMemo(_MEMO_MAX_TEXTS))
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
@@ -339,7 +335,6 @@ class Linker:
         self._links.clear()
         self._ngrams.clear()
         self._abbrev.clear()
-        self._texts.clear()
         if self._matcher is not None:
             for db in (self._matcher.ss_db, self._matcher.cuisem_db):
                 if isinstance(db, _MemoReader):
@@ -729,24 +724,10 @@ class Linker:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         pairs = list(pairs)
-        memoise = len(text) <= _MEMO_MAX_TEXT_CHARS
-        if memoise:
-            seen = self._texts.get(text)
-            if seen is not None:  # the same text again (a repeated report or section)
-                again = _replayed(pairs, *seen)
-                if again is not None:
-                    return again
         for i, p in enumerate(pairs):
             _check_pair(text, p, i)
         if not pairs:
             return []
-        out = self._link_checked(text, pairs)
-        if memoise:
-            self._texts.put(text, (tuple(pairs), tuple(out)))
-        return out
-
-    def _link_checked(self, text: str, pairs: list[CueTargetPair]) -> list[CueTargetPair]:
-        """``link`` for pairs already checked against ``text`` (at least one)."""
         windows = self._windows(text, pairs)
         # A candidate scores for a pair only where ``_eligible`` says so (near the raw target,
         # off the cue): only those of each window are looked up.
@@ -922,54 +903,6 @@ _DIRECTION_OF = {d.value: d for d in Direction}  # ``Direction(value)`` as a dic
 
 _MEMO_MAX_ENTRIES = 8192  # memoised windows (and look-ups per reader, x8); emptied when full
 _MEMO_MAX_CHARS = 2000
-_MEMO_MAX_TEXTS = 1024  # memoised whole texts (their pairs and links; a few MB at most)
-_MEMO_MAX_TEXT_CHARS = 5000  # longer texts are not memoised whole (they rarely repeat)
-
-
-def _replayed(
-    pairs: list[CueTargetPair], seen: tuple, linked: tuple
-) -> list[CueTargetPair] | None:
-    """What ``link`` gives ``pairs`` when it linked ``seen`` into ``linked`` on the same text: each
-    pair the same object as its ``seen`` pair, or equal to it in every field but ``doc_id`` (with
-    the same set fields), gets ``linked``'s pair with its own ``doc_id``; None when some pair
-    differs otherwise (then it is linked afresh)."""
-    if len(pairs) != len(seen):
-        return None
-    out = []
-    for p, q, r in zip(pairs, seen, linked):
-        if p is q:
-            out.append(r)
-            continue
-        if (
-            type(p) is not CueTargetPair
-            or p.__pydantic_extra__
-            or p.__pydantic_private__
-            or p.__pydantic_fields_set__ != q.__pydantic_fields_set__
-        ):
-            return None
-        pd, qd = p.__dict__, q.__dict__
-        doc_id = pd["doc_id"]
-        if pd != qd:
-            if doc_id == qd["doc_id"]:
-                return None
-            moved = qd.copy()
-            moved["doc_id"] = doc_id
-            if pd != moved:
-                return None
-        if r is q:  # not linked: ``link`` gives the pair itself
-            out.append(p)
-        elif r.__dict__["doc_id"] == doc_id:
-            out.append(r)
-        else:
-            data = r.__dict__.copy()
-            data["doc_id"] = doc_id
-            inst = CueTargetPair.__new__(CueTargetPair)
-            _object_setattr(inst, "__dict__", data)
-            _object_setattr(inst, "__pydantic_fields_set__", r.__pydantic_fields_set__)
-            _object_setattr(inst, "__pydantic_extra__", None)
-            _object_setattr(inst, "__pydantic_private__", None)
-            out.append(inst)
-    return out
 
 
 def _updated(pair: CueTargetPair, update: dict[str, Any]) -> CueTargetPair:
