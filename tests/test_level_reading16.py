@@ -73,3 +73,34 @@ def test_heading_without_a_body_statement_is_left_alone(output: str) -> None:
 def test_possible_after_a_test_for_is_a_check(text: str, target: str, level: str) -> None:
     (q,) = [q for q in get_engine().extract(text) if q.target_text.lower() == target]
     assert q.level.value == level
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target"),
+    [
+        # test nouns of output_reading.tsv: a study, a lab by its short name
+        ("Sleep study to evaluate for obstructive sleep apnea.", "- Sleep study for obstructive sleep apnea.", "obstructive sleep apnea"),
+        ("Labs to check for hypothyroidism.", "- TSH in 2 wks for hypothyroidism.", "hypothyroidism"),
+        # in parentheses right after the test
+        ("Ultrasound to evaluate for kidney stones.", "- Renal ultrasound (kidney stones).", "kidney stones"),
+        # a look-out after a follow-up or return (test_before rows)
+        ("Follow up to watch for signs of cellulitis.", "- F/u in 3 days for signs of cellulitis.", "cellulitis"),
+        ("Return if she develops leg weakness.", "- RTC in 1 wk for any leg weakness.", "leg weakness"),
+    ],
+)
+def test_test_and_look_out_rows_make_a_check(source: str, output: str, target: str) -> None:
+    p = _pair(source, output, target)
+    assert p.output_level is not None and p.output_level.value == "UL5"
+    assert p.level_source == "test"
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "- Renal ultrasound showed kidney stones (two, both small).",  # a result
+        "- You have kidney stones (two small ones).",  # no test before the parenthesis
+    ],
+)
+def test_parenthesis_without_a_test_is_no_check(output: str) -> None:
+    p = _pair("Possible kidney stones.", output, "kidney stones")
+    assert p.level_source != "test"

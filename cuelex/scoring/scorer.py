@@ -1373,10 +1373,10 @@ def plan_labels() -> dict[str, tuple[tuple[Any, str], ...]]:
 
 
 @lru_cache(maxsize=1)
-def _test_patterns() -> tuple[Any, Any, Any, Any]:
+def _test_patterns() -> tuple[Any, Any, Any, Any, Any]:
     """Compiled (test noun after a mention, test noun + "for" before it, test word right before it,
-    result word) patterns from the ``test``, ``test_before`` and ``test_result`` rows of
-    ``cuelex/data/output_reading.tsv``."""
+    result word, test noun + "(" before it) patterns from the ``test``, ``test_before`` and
+    ``test_result`` rows of ``cuelex/data/output_reading.tsv``."""
     flags = regex.V1 | regex.IGNORECASE
     test = _alternation("test")
     qualifier = r"(?:[ \t-]+(?:[A-Z0-9]{1,3}|rapid|antigen|pcr|antibody|serology))?"
@@ -1388,7 +1388,10 @@ def _test_patterns() -> tuple[Any, Any, Any, Any]:
     )
     rapid = regex.compile(rf"(?<![\w/-])(?P<test>{_alternation('test_before')})[ \t]+$", flags)
     result = regex.compile(rf"(?<![\w/-]){_alternation('test_result')}(?![\w/-])", flags)
-    return after, before, rapid, result
+    # "Ultrasound (gallstones)", "CBC, iron panel (anemia, B12 deficiency)": the mention is an item
+    # of a parenthetical right after the test noun
+    paren = regex.compile(rf"(?<![\w/-])(?P<test>{test})[ \t]*\((?:[^()\n]{{0,60}}?,[ \t]*)?$", flags)
+    return after, before, rapid, result, paren
 
 
 #: What ends a clause for a test phrase's result: a sentence end, ";", an arrow, a line end.
@@ -1399,11 +1402,12 @@ _IF_BEFORE = regex.compile(r"(?<![\w'’])(?:if|whether|in case|once|when|until)
 
 def _tested_for(output: str, start: int, end: int) -> Cue | None:
     """The test phrase that names a mention as what it looks for ("Rapid strep test today",
-    "diabetic retinopathy screen", "CT abdomen for appendicitis", "rapid flu"), as a UL5 cue; None
+    "diabetic retinopathy screen", "CT abdomen for appendicitis", "rapid flu", "Ultrasound
+    (gallstones)", "f/u for signs of infection"), as a UL5 cue; None
     when the clause gives the result ("strep test positive", "a positive flu swab", "CT for
     appendicitis showed ...") or no test names it. Tables: ``test``, ``test_before``, ``test_result``
     rows of ``cuelex/data/output_reading.tsv``."""
-    after, before, rapid, result = _test_patterns()
+    after, before, rapid, result, paren = _test_patterns()
     ls = max(output.rfind(c, 0, start) for c in ".;!?\n") + 1
     arrow = max(output.rfind(a, ls, start) for a in ("→", "->", "=>"))
     lo = max(ls, arrow + 1)
@@ -1411,7 +1415,9 @@ def _tested_for(output: str, start: int, end: int) -> Cue | None:
     hi = end_m.start() if end_m is not None else len(output)
     found = after.match(output, end, hi) or before.search(output, max(lo, start - 60), start)
     if found is None:
-        found = rapid.search(output, max(lo, start - 20), start)
+        found = rapid.search(output, max(lo, start - 40), start)
+    if found is None and regex.match(r"[^()\n]{0,60}\)", output[end:]):
+        found = paren.search(output, max(lo, start - 80), start)
     if found is None:
         return None
     for r in result.finditer(output, lo, hi):
