@@ -27,7 +27,11 @@ round (``level_probes_lay2.jsonl``, written after the third round's rules and be
 relative clause: "areas where the lung has partly collapsed (atelectasis)"), ``emphasis``
 (markdown around a cue or mention: "*might*", "_possible_"), ``still-possible`` ("is still a
 possibility", "has not been fully ruled out"), ``watch-for`` ("keep an eye out for"),
-``what-looks-like`` ("what looks like a granuloma", "something that could be a nodule"). Scored as
+``what-looks-like`` ("what looks like a granuloma", "something that could be a nodule"). A fifth
+round (``level_probes16.jsonl``, session 16, written before its code): ``lay-chance16``,
+``check-whether`` ("to see if you have"), ``bold-split`` (a hedge and its finding in separate
+emphasis), ``heading-body16`` (a blank line under the heading, a "complaint – finding" title) and
+``plan-item`` ("referral for possible X", "labs for anemia"). Scored as
 :mod:`clause_probes` scores its probes (``cuelex.score`` defaults).
 """
 
@@ -45,6 +49,7 @@ PROBES = [
     Path(__file__).resolve().parent / "data" / "level_probes_lay.jsonl",
     Path(__file__).resolve().parent / "data" / "level_probes_lay2.jsonl",
     Path(__file__).resolve().parent / "data" / "level_probes15.jsonl",
+    Path(__file__).resolve().parent / "data" / "level_probes16.jsonl",
 ]
 
 

@@ -1157,13 +1157,25 @@ def _conjunct_of_hedged(
 #: only emphasis, a short parenthetical ("(3rd episode)") and a colon or dash before the body or
 #: the line end.
 _HEADING_BEFORE = regex.compile(
-    r"[ \t]*(?:[-*•+][ \t]+)?(?:#{1,6}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:\*\*|__)?[ \t]*(?:\d{1,2}[.)][ \t]*)?"
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:#{1,6}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:\*\*|__)?[ \t]*(?:#?\d{1,2}(?:[.)][ \t]*|[ \t]+))?"
     r"(?:(?:r|l|rt|lt|right|left|bilateral|b/l)\.?[ \t]+)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: A heading that names a complaint, then the finding after a dash ("1. **R knee pain – lateral
+#: meniscus tear**", "### Cough – bronchitis"): the label before the dash opens a bold span or a
+#: markdown heading, so the whole line is a title (no full stop, colon or clause break in it); a
+#: mention may stand after a few words of the title ("– lateral ligament strain" matched on its head).
+_HEADING_LABEL_BEFORE = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:(?P<hash>#{1,6})[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?P<bold>\*\*|__)?[ \t]*"
+    r"(?:#?\d{1,2}(?:[.)][ \t]*|[ \t]+))?[^\n*_:.;!?()–—]{2,40}?[ \t]+(?:–|—|-)[ \t]+"
+    r"(?:[\w/'’-]+\.?[ \t]+){0,3}$",
     regex.V1 | regex.IGNORECASE,
 )
 _HEADING_AFTER = regex.compile(
     r"[ \t]*(?:\*\*|__)?[ \t]*(?:\([^()\n]{1,40}\)[ \t]*(?:\*\*|__)?[ \t]*)?(?::|–|—|-)?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1
 )
+#: The blank line between a heading and its body (the heading line's own end included).
+_BLANK_AFTER_HEADING = regex.compile(r"[ \t]*\n[ \t]*\n[ \t]*(?=\S)", regex.V1)
 #: A line that opens the next heading: the body of the previous one ends there.
 _NEXT_HEADING = regex.compile(r"\n[ \t]*(?:#{1,6}|\*\*|__|\d{1,2}[.)])", regex.V1)
 
@@ -1179,12 +1191,20 @@ def _heading_body_pair(
     negation counts only on the heading's whole phrase ("**Bleeding** / no further bleeding"), so
     "no pain at rest" under "Chest pain" stays a statement of its own."""
     ls = output.rfind("\n", 0, start) + 1
-    if not _HEADING_BEFORE.fullmatch(output, ls, start):
-        return None
     after = _HEADING_AFTER.match(output, end)
     body_start = after.end()
+    if not _HEADING_BEFORE.fullmatch(output, ls, start):
+        label = _HEADING_LABEL_BEFORE.fullmatch(output, ls, start)
+        closed = label is not None and (
+            label.group("hash") or (label.group("bold") and label.group("bold") in after.group())
+        )
+        if not closed or (body_start < len(output) and output[body_start] != "\n"):
+            return None  # a label line only when the title ends with the mention
     if body_start < len(output) and output[body_start] != "\n" and not regex.search(r"[*_:–—-]", after.group()):
         return None  # the line goes on with the sentence the mention stands in
+    gap = _BLANK_AFTER_HEADING.match(output, body_start)
+    if gap is not None:
+        body_start = gap.end()  # "**Migraine**\n\n- possible migraine": the body after one blank line
     stop = output.find("\n\n", body_start)
     stop = min(len(output), body_start + 400) if stop == -1 else min(stop, body_start + 400)
     nxt = _NEXT_HEADING.search(output, body_start, stop)
@@ -1353,10 +1373,10 @@ def plan_labels() -> dict[str, tuple[tuple[Any, str], ...]]:
 
 
 @lru_cache(maxsize=1)
-def _test_patterns() -> tuple[Any, Any, Any, Any]:
+def _test_patterns() -> tuple[Any, Any, Any, Any, Any]:
     """Compiled (test noun after a mention, test noun + "for" before it, test word right before it,
-    result word) patterns from the ``test``, ``test_before`` and ``test_result`` rows of
-    ``cuelex/data/output_reading.tsv``."""
+    result word, test noun + "(" before it) patterns from the ``test``, ``test_before`` and
+    ``test_result`` rows of ``cuelex/data/output_reading.tsv``."""
     flags = regex.V1 | regex.IGNORECASE
     test = _alternation("test")
     qualifier = r"(?:[ \t-]+(?:[A-Z0-9]{1,3}|rapid|antigen|pcr|antibody|serology))?"
@@ -1368,7 +1388,10 @@ def _test_patterns() -> tuple[Any, Any, Any, Any]:
     )
     rapid = regex.compile(rf"(?<![\w/-])(?P<test>{_alternation('test_before')})[ \t]+$", flags)
     result = regex.compile(rf"(?<![\w/-]){_alternation('test_result')}(?![\w/-])", flags)
-    return after, before, rapid, result
+    # "Ultrasound (gallstones)", "CBC, iron panel (anemia, B12 deficiency)": the mention is an item
+    # of a parenthetical right after the test noun
+    paren = regex.compile(rf"(?<![\w/-])(?P<test>{test})[ \t]*\((?:[^()\n]{{0,60}}?,[ \t]*)?$", flags)
+    return after, before, rapid, result, paren
 
 
 #: What ends a clause for a test phrase's result: a sentence end, ";", an arrow, a line end.
@@ -1379,11 +1402,12 @@ _IF_BEFORE = regex.compile(r"(?<![\w'’])(?:if|whether|in case|once|when|until)
 
 def _tested_for(output: str, start: int, end: int) -> Cue | None:
     """The test phrase that names a mention as what it looks for ("Rapid strep test today",
-    "diabetic retinopathy screen", "CT abdomen for appendicitis", "rapid flu"), as a UL5 cue; None
+    "diabetic retinopathy screen", "CT abdomen for appendicitis", "rapid flu", "Ultrasound
+    (gallstones)", "f/u for signs of infection"), as a UL5 cue; None
     when the clause gives the result ("strep test positive", "a positive flu swab", "CT for
     appendicitis showed ...") or no test names it. Tables: ``test``, ``test_before``, ``test_result``
     rows of ``cuelex/data/output_reading.tsv``."""
-    after, before, rapid, result = _test_patterns()
+    after, before, rapid, result, paren = _test_patterns()
     ls = max(output.rfind(c, 0, start) for c in ".;!?\n") + 1
     arrow = max(output.rfind(a, ls, start) for a in ("→", "->", "=>"))
     lo = max(ls, arrow + 1)
@@ -1391,7 +1415,9 @@ def _tested_for(output: str, start: int, end: int) -> Cue | None:
     hi = end_m.start() if end_m is not None else len(output)
     found = after.match(output, end, hi) or before.search(output, max(lo, start - 60), start)
     if found is None:
-        found = rapid.search(output, max(lo, start - 20), start)
+        found = rapid.search(output, max(lo, start - 40), start)
+    if found is None and regex.match(r"[^()\n]{0,60}\)", output[end:]):
+        found = paren.search(output, max(lo, start - 80), start)
     if found is None:
         return None
     for r in result.finditer(output, lo, hi):
