@@ -28,6 +28,10 @@ def _pairs(text: str) -> list[tuple[str, str]]:
         ("The story doesn't sound like a seizure.", "seizure", "HEDGED_ABSENT"),
         ("A right pneumothorax is not definitely seen.", "right pneumothorax", "HEDGED_ABSENT"),
         ("The density is not compatible with a rib fracture.", "rib fracture", "UL1"),
+        ("I'm not convinced this is a viral rash.", "viral rash", "HEDGED_ABSENT"),
+        ("Sarcoidosis is a less likely possibility.", "Sarcoidosis", "HEDGED_ABSENT"),
+        ("A retained foreign body is a remote possibility.", "retained foreign body", "HEDGED_ABSENT"),
+        ("I am not quite sure this is a migraine.", "migraine", "UL4"),
     ],
 )
 def test_negated_hedge_cue_levels(text: str, target: str, level: str) -> None:
