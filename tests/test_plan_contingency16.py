@@ -85,3 +85,8 @@ def test_held_out_plan_probes16_hold_their_measured_floor() -> None:
     assert len(probes) == 56
     right = sum(not plan_probes.check(p) for p in probes)
     assert right >= 54
+
+
+def test_a_number_of_days_after_over_is_a_time_not_a_threshold() -> None:
+    """"headaches over 2 weeks" says how long, not how severe: the target stops before "over"."""
+    assert ("headaches", "UL5") in pairs_of("Call if she has headaches over 2 weeks.")

@@ -1617,7 +1617,12 @@ class Engine:
                     continue
             if k > i and tok.low in self._threshold_words:
                 m = k + 2 if k + 1 < j and toks[k + 1].low == "than" else k + 1
-                if m < j and toks[m].low[0].isdigit() and not toks[k - 1].punct:
+                if (
+                    m < j
+                    and toks[m].low[0].isdigit()
+                    and not toks[k - 1].punct
+                    and not (m + 1 < j and toks[m + 1].low in self._non_target_heads)
+                ):
                     k = m + 1  # "a temperature over 101": the threshold is part of the finding
                     continue
             if tok.punct and tok.low not in ("%", "'", "’", "/", "+", "#"):
