@@ -206,6 +206,7 @@ class TargetRules(BaseModel):
     substance_heads: tuple[str, ...] = ()
     specimen_words: tuple[str, ...] = ()
     threshold_words: tuple[str, ...] = ()
+    imperative_openers: tuple[str, ...] = ()
     location_frames: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]

@@ -90,3 +90,19 @@ def test_held_out_plan_probes16_hold_their_measured_floor() -> None:
 def test_a_number_of_days_after_over_is_a_time_not_a_threshold() -> None:
     """"headaches over 2 weeks" says how long, not how severe: the target stops before "over"."""
     assert ("headaches", "UL5") in pairs_of("Call if she has headaches over 2 weeks.")
+
+
+@pytest.mark.parametrize(
+    ("text", "finding", "instruction"),
+    [
+        ("Should he have any vomiting, please let us know.", "vomiting", "let us know"),
+        ("If she notices any wheezing, let me know that day.", "wheezing", "let me know"),
+        ("If you develop hives, kindly stop the tablets.", "hives", "tablets"),
+    ],
+)
+def test_the_instruction_after_a_fronted_condition_is_no_second_target(
+    text: str, finding: str, instruction: str
+) -> None:
+    pairs = cuelex.extract(text)
+    assert any(p.target_text == finding and p.level.value == "UL5" for p in pairs)
+    assert not any(instruction in p.target_text for p in pairs)

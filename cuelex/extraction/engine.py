@@ -1167,6 +1167,7 @@ class Engine:
         self._possessives = frozenset({"the", "a", "an", "his", "her", "your", "their", "my", "its"})
         self._specimen_words = frozenset(w.lower() for w in t.specimen_words)
         self._threshold_words = frozenset(w.lower() for w in t.threshold_words)
+        self._imperative_openers = frozenset(w.lower() for w in t.imperative_openers)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._normal_states = frozenset(w.lower() for w in t.normal_states)
@@ -1470,8 +1471,8 @@ class Engine:
 
     def _clause_start(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """Does toks[i:j] start or contain a new clause (subject pronoun first, or a clause verb)?"""
-        if i < j and self._subjects.match_at(toks, i, j):
-            return True
+        if i < j and (self._subjects.match_at(toks, i, j) or toks[i].low in self._imperative_openers):
+            return True  # "if she has any chills, let me know": the instruction is the main clause
         # a participle right after a noun ("rales or rhonchi noted") does not start a clause
         verbs = self._verbs
         for k in range(i, j):
