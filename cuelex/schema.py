@@ -203,6 +203,10 @@ class TargetRules(BaseModel):
     watch_verbs: tuple[str, ...] = ()
     watch_fillers: tuple[str, ...] = ()
     located_prepositions: tuple[str, ...] = ()
+    substance_heads: tuple[str, ...] = ()
+    specimen_words: tuple[str, ...] = ()
+    threshold_words: tuple[str, ...] = ()
+    imperative_openers: tuple[str, ...] = ()
     location_frames: tuple[str, ...] = ()
     copulas: tuple[str, ...]
     clause_subjects: tuple[str, ...]

@@ -65,7 +65,7 @@ def test_evaluation_phrase_is_the_cue_of_a_possible_target() -> None:
         # an action withheld is adherence, not an absent finding
         ("He admits to not checking his sugars at home.", []),
         ("She is not taking her inhaler.", []),
-        ("She has not noticed any blood in the stool.", [("not", "blood", "UL1")]),
+        ("She has not noticed any blood in the stool.", [("not", "blood in the stool", "UL1")]),
         # actions offered as alternatives are a plan, not a differential
         ("We will either raise the dose or admit him.", []),
         ("Either gout or pseudogout.", [("Either", "gout", "UL3"), ("Either", "pseudogout", "UL3")]),

@@ -1163,6 +1163,11 @@ class Engine:
         self._watch_fillers = frozenset(w.lower() for w in t.watch_fillers)
         self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
+        self._substance_heads = frozenset(w.lower() for w in t.substance_heads)
+        self._possessives = frozenset({"the", "a", "an", "his", "her", "your", "their", "my", "its"})
+        self._specimen_words = frozenset(w.lower() for w in t.specimen_words)
+        self._threshold_words = frozenset(w.lower() for w in t.threshold_words)
+        self._imperative_openers = frozenset(w.lower() for w in t.imperative_openers)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._normal_states = frozenset(w.lower() for w in t.normal_states)
@@ -1466,8 +1471,8 @@ class Engine:
 
     def _clause_start(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """Does toks[i:j] start or contain a new clause (subject pronoun first, or a clause verb)?"""
-        if i < j and self._subjects.match_at(toks, i, j):
-            return True
+        if i < j and (self._subjects.match_at(toks, i, j) or toks[i].low in self._imperative_openers):
+            return True  # "if she has any chills, let me know": the instruction is the main clause
         # a participle right after a noun ("rales or rhonchi noted") does not start a clause
         verbs = self._verbs
         for k in range(i, j):
@@ -1604,6 +1609,23 @@ class Engine:
             ):
                 k += 1  # "improvement in the hemianopia": the course of a finding, not a place
                 continue
+            if tok.low == "in" and k > i and toks[k - 1].low in self._substance_heads:
+                m = k + 1
+                if m < j and toks[m].low in self._possessives:
+                    m += 1
+                if m < j and toks[m].low in self._specimen_words:
+                    k = m + 1  # "blood in your urine": the specimen is part of the finding, not a place
+                    continue
+            if k > i and tok.low in self._threshold_words:
+                m = k + 2 if k + 1 < j and toks[k + 1].low == "than" else k + 1
+                if (
+                    m < j
+                    and toks[m].low[0].isdigit()
+                    and not toks[k - 1].punct
+                    and not (m + 1 < j and toks[m + 1].low in self._non_target_heads)
+                ):
+                    k = m + 1  # "a temperature over 101": the threshold is part of the finding
+                    continue
             if tok.punct and tok.low not in ("%", "'", "’", "/", "+", "#"):
                 break
             if (
