@@ -782,7 +782,7 @@ def label_at(text: str, start: int, end: int) -> bool:
 
 _LABEL_BEFORE = regex.compile(r"[ \t]*(?:#{1,6}[ \t]*|[-*•+>][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__|\*|_)?[ \t]*", regex.V1)
 _LABEL_AFTER_LINE = regex.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1)
-_HEADING_LINE = regex.compile(r"#{1,6}\s+[^\n]{1,80}|(?:[-*•+]\s+)?(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*:?", regex.V1)
+_HEADING_LINE = regex.compile(r"#{1,6}\s+[^\n]{1,80}|(?:[-*•+]\s+|\d{1,2}[.)]\s+)?(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*:?", regex.V1)
 _LABEL_EMPHASIS = regex.compile(r"(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)", regex.V1)
 _LABEL_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)", regex.V1)
 
@@ -976,13 +976,22 @@ def _related_site_ok(cid: str, start: int, end: int, idx: OutputIndex) -> bool:
 def place_after(text: str) -> tuple[str, ...]:
     """The words of a place phrase that opens ``text`` (" in the right upper lobe, ..." → right,
     upper, lobe; " bone in your wrist" → your, wrist): at most six words after a preposition that
-    comes within the first three words, up to the first punctuation."""
+    comes within the first three words, up to the first punctuation, and those of a place phrase
+    joined to it by ", or <preposition>" (", or from your bladder")."""
     m = _PHRASE_END.match(text)
     words = normal_words(m.group(0)) if m else ()
     for i, w in enumerate(words[:3]):
         if w in _SITE_PREPS:
-            return words[i + 1 : i + 7]
+            more: tuple[str, ...] = ()
+            if m is not None and (c := _PLACE_OR.match(text, m.end())) is not None:
+                # a second place phrase joined after a comma belongs to the same finding
+                # ("bleeding from your stomach or bowels, or from your bladder")
+                more = place_after(text[c.end() :])
+            return words[i + 1 : i + 7] + more
     return ()
+
+
+_PLACE_OR = regex.compile(r",[ \t]*(?:or|and)[ \t]+(?=(?:%s)\b)" % "|".join(sorted(_SITE_PREPS)), regex.V1 | regex.I)
 
 
 def target_in_history(p: CueTargetPair) -> bool:
