@@ -197,6 +197,9 @@ CONFIDENCE: dict[str, float] = {
 CONTEXT_CHARS = 120
 #: Of more occurrences than this, only this many (nearest in relative position) are ranked.
 RANK_MAX = 24
+#: Characters within which an output's repeated mentions of one target keep the order of the source
+#: sentence that names it twice (one passage; a rewrite may reorder what lies further apart).
+ORDER_REACH = 240
 MAX_WINDOW = 8  # content words in a phrase window
 WORD_ORDER_MAX = 4  # phrases of up to this many content words may match in any order
 MODIFIER_MAX = 3  # modifiers a "modifiers" match may skip inside the output phrase
@@ -1786,6 +1789,42 @@ def _yield_named_spans(
     ]  # fmt: skip
 
 
+def _in_order(
+    pairs: Sequence[CueTargetPair], cands: Sequence[list[_Cand]], idx: OutputIndex
+) -> dict[int, tuple[int, int]]:
+    """Pair index → the output span it takes when one source sentence names a target n times
+    (n ≥ 2) and the output has exactly n equally good occurrences close together
+    (:data:`ORDER_REACH`), none a heading: the i-th source mention takes the i-th output mention
+    ("PFTs suggest asthma or COPD and the x-ray is consistent with COPD" → "tests suggest asthma
+    or COPD. The x-ray also fits with COPD"), where the shared sentence context cannot tell them
+    apart."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, (p, c) in enumerate(zip(pairs, cands, strict=True)):
+        if c:
+            groups.setdefault(normal_words(p.target_text), []).append(i)
+    out: dict[int, tuple[int, int]] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        spans = [tuple((c.start, c.end, c.score) for c in cands[i]) for i in members]
+        if any(sp != spans[0] for sp in spans[1:]):
+            continue
+        if any(
+            label_at(pairs[i].sentence, pairs[i].target_start - pairs[i].sentence_start,
+                     pairs[i].target_end - pairs[i].sentence_start)
+            for i in members
+        ):
+            continue
+        body = sorted(c for c in spans[0] if not idx.is_label(c[0], c[1]))
+        if len(body) != len(members) or len({c[2] for c in body}) != 1:
+            continue
+        if len({pairs[i].sentence_start for i in members}) > 1 or body[-1][0] - body[0][0] > ORDER_REACH:
+            continue  # other sentences: their context tells the occurrences apart
+        for i, c in zip(sorted(members, key=lambda k: pairs[k].target_start), body, strict=True):
+            out[i] = (c[0], c[1])
+    return out
+
+
 class Aligner:
     """Finds source targets in an output text; see the module docstring for tiers and choice rule.
 
@@ -1881,6 +1920,7 @@ class Aligner:
         found: dict[tuple[str, str | None, bool, frozenset[str], bool], list[_Cand]] = {}
         # the document's targets: a semantic match that is nearer another of them is that one's
         names = tuple(dict.fromkeys(p.target_text.strip() for p in pairs)) if self._semantic else ()
+        all_cands: list[list[_Cand]] = []
         for p in pairs:
             # whole-organ statements answer a general finding's absence ("no acute
             # cardiopulmonary abnormality"), never a hedged "pulmonary finding"
@@ -1920,6 +1960,9 @@ class Aligner:
                         rivals=names,
                     )
                 )
+            all_cands.append(cands)
+        in_order = _in_order(pairs, all_cands, idx)
+        for i, (p, cands) in enumerate(zip(pairs, all_cands, strict=True)):
             if not cands:
                 out.append(None)
                 continue
@@ -1932,6 +1975,10 @@ class Aligner:
             chosen, total = self._rank(
                 cands, idx, context, rel, claimed, distinct=True, source_label=label_at(p.sentence, ts, te)
             )
+            if i in in_order:
+                # one source sentence names the target twice: its context cannot tell the two
+                # output occurrences apart, their order can
+                chosen.sort(key=lambda c: (c.start, c.end) != in_order[i])
             best = chosen[0]
             claimed.add((best.start, best.end))
             out.append(_aligned(chosen, idx, total))
