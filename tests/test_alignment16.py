@@ -2,7 +2,8 @@
 ("multifactorial" ~ "several things", "episodes" ~ "flare-ups", "pinching" ~ "pressing on the
 nerve"), "GU" as the urinary tract inside a phrase, a place phrase joined by ", or from ..." that
 still names the target's site, a numbered all-bold line as a heading, and one source sentence that
-names a target twice keeping its order in the output. Sentences are written for these tests (no
+names a target twice keeping its order in the output, and a finding of a body part said by its
+verb or adjective of that part ("damage of the tendons" ~ "your tendons may be damaged"). Sentences are written for these tests (no
 tune document text); ``benchmark/data/alignment_probes16.jsonl`` holds the probes."""
 
 from __future__ import annotations

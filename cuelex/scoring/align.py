@@ -3493,8 +3493,16 @@ def _derived_candidates(
     modifies a following noun other than a body part ("recurring appointments"), and never a bare
     verb as a goal or instruction ("try to improve your diet"), nor one said of a body part at
     another site than the target's ``site`` ("the tube from your kidney may be blocked" for an
-    obstruction of the bowel). Detail ``derivation``."""
+    obstruction of the bowel). A target of a finding word and a body part ("damage of the
+    tendons", "nerve irritation") is found the same way, only where the form is said of that part
+    ("your tendons may be damaged", "the nerve is irritated"). Detail ``derivation``."""
     content = [w for w in words if w not in _FUNCTION]
+    part = None
+    if len(content) == 2 and content[0] != content[1]:
+        parts = [w for w in content if w in _body_words()]
+        if len(parts) == 1:
+            part = parts[0]
+            content = [w for w in content if w != part]
     if len(content) != 1:
         return []
     target = content[0]
@@ -3542,6 +3550,8 @@ def _derived_candidates(
                 continue
         if "form" not in kinds and bearer is None:
             continue
+        if part is not None and not (bearer and any(toks[k].norm == part for k in bearer)):
+            continue  # the finding of one part, said of another or of none
         if site and bearer and not measure:
             there = place_sites(idx.tokens[k].norm for k in bearer)
             if there and not there & site:
