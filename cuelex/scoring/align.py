@@ -3550,8 +3550,14 @@ def _derived_candidates(
                 continue
         if "form" not in kinds and bearer is None:
             continue
-        if part is not None and not (bearer and any(toks[k].norm == part for k in bearer)):
-            continue  # the finding of one part, said of another or of none
+        if part is not None and not (
+            bearer and any(
+                toks[k].norm == part
+                and not (k > first and toks[k - 1].norm in _body_words() and toks[k - 1].norm not in words)
+                for k in bearer
+            )
+        ):
+            continue  # the finding of one part, said of another ("your HEART muscle") or of none
         if site and bearer and not measure:
             there = place_sites(idx.tokens[k].norm for k in bearer)
             if there and not there & site:
