@@ -3,7 +3,8 @@
 nerve"), "GU" as the urinary tract inside a phrase, a place phrase joined by ", or from ..." that
 still names the target's site, a numbered all-bold line as a heading, and one source sentence that
 names a target twice keeping its order in the output, and a finding of a body part said by its
-verb or adjective of that part ("damage of the tendons" ~ "your tendons may be damaged"). Sentences are written for these tests (no
+verb or adjective of that part ("damage of the tendons" ~ "your tendons may be damaged"), and a
+UL5 course written as a noun ("any worsening of her symptoms" ~ "call us if things get worse"). Sentences are written for these tests (no
 tune document text); ``benchmark/data/alignment_probes16.jsonl`` holds the probes."""
 
 from __future__ import annotations

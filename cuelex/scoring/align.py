@@ -1231,8 +1231,8 @@ def course_wording() -> dict[str, Any]:
 def course_target(p: CueTargetPair) -> str | None:
     """The role of a UL5 target that a rewrite may say in its own words under a condition: a course
     of not getting better ("fails to improve", "symptoms do not improve": ``not_better``) or of
-    getting worse ("symptoms worsen": ``worse``), or an organ-less general finding of a test ("if
-    there are abnormalities": ``abnormal``); else None."""
+    getting worse ("symptoms worsen", "worsening of her symptoms": ``worse``), or an organ-less
+    general finding of a test ("if there are abnormalities": ``abnormal``); else None."""
     if p.level is not Level.UL5:
         return None
     text = p.target_text.strip()
@@ -1246,7 +1246,17 @@ def course_target(p: CueTargetPair) -> str | None:
         if last is not None and not text[last.end() :].strip():
             if len(_WORD.findall(text[: last.start()])) <= COURSE_SUBJECT_MAX:
                 return role
+        first = pattern.match(text) if pattern is not None else None
+        if first is not None and _COURSE_OF.match(text, first.end()):
+            # the course as a noun before its subject ("any worsening of her symptoms")
+            if len(_WORD.findall(text[first.end() :])) <= COURSE_SUBJECT_MAX + 2:
+                return role
     return None
+
+
+#: What follows a course noun that opens a target: its subject ("worsening OF her symptoms",
+#: "no improvement IN his pain").
+_COURSE_OF = regex.compile(r"[ \t]+(?:of|in)[ \t]+\w", regex.V1 | regex.IGNORECASE)
 
 
 def course_condition(text: str, start: int, pattern: Any = None) -> tuple[int, int] | None:
