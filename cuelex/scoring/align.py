@@ -197,6 +197,9 @@ CONFIDENCE: dict[str, float] = {
 CONTEXT_CHARS = 120
 #: Of more occurrences than this, only this many (nearest in relative position) are ranked.
 RANK_MAX = 24
+#: Characters within which an output's repeated mentions of one target keep the order of the source
+#: sentence that names it twice (one passage; a rewrite may reorder what lies further apart).
+ORDER_REACH = 240
 MAX_WINDOW = 8  # content words in a phrase window
 WORD_ORDER_MAX = 4  # phrases of up to this many content words may match in any order
 MODIFIER_MAX = 3  # modifiers a "modifiers" match may skip inside the output phrase
@@ -782,7 +785,7 @@ def label_at(text: str, start: int, end: int) -> bool:
 
 _LABEL_BEFORE = regex.compile(r"[ \t]*(?:#{1,6}[ \t]*|[-*•+>][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__|\*|_)?[ \t]*", regex.V1)
 _LABEL_AFTER_LINE = regex.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1)
-_HEADING_LINE = regex.compile(r"#{1,6}\s+[^\n]{1,80}|(?:[-*•+]\s+)?(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*:?", regex.V1)
+_HEADING_LINE = regex.compile(r"#{1,6}\s+[^\n]{1,80}|(?:[-*•+]\s+|\d{1,2}[.)]\s+)?(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*:?", regex.V1)
 _LABEL_EMPHASIS = regex.compile(r"(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)", regex.V1)
 _LABEL_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)", regex.V1)
 
@@ -976,13 +979,22 @@ def _related_site_ok(cid: str, start: int, end: int, idx: OutputIndex) -> bool:
 def place_after(text: str) -> tuple[str, ...]:
     """The words of a place phrase that opens ``text`` (" in the right upper lobe, ..." → right,
     upper, lobe; " bone in your wrist" → your, wrist): at most six words after a preposition that
-    comes within the first three words, up to the first punctuation."""
+    comes within the first three words, up to the first punctuation, and those of a place phrase
+    joined to it by ", or <preposition>" (", or from your bladder")."""
     m = _PHRASE_END.match(text)
     words = normal_words(m.group(0)) if m else ()
     for i, w in enumerate(words[:3]):
         if w in _SITE_PREPS:
-            return words[i + 1 : i + 7]
+            more: tuple[str, ...] = ()
+            if m is not None and (c := _PLACE_OR.match(text, m.end())) is not None:
+                # a second place phrase joined after a comma belongs to the same finding
+                # ("bleeding from your stomach or bowels, or from your bladder")
+                more = place_after(text[c.end() :])
+            return words[i + 1 : i + 7] + more
     return ()
+
+
+_PLACE_OR = regex.compile(r",[ \t]*(?:or|and)[ \t]+(?=(?:%s)\b)" % "|".join(sorted(_SITE_PREPS)), regex.V1 | regex.I)
 
 
 def target_in_history(p: CueTargetPair) -> bool:
@@ -1219,8 +1231,8 @@ def course_wording() -> dict[str, Any]:
 def course_target(p: CueTargetPair) -> str | None:
     """The role of a UL5 target that a rewrite may say in its own words under a condition: a course
     of not getting better ("fails to improve", "symptoms do not improve": ``not_better``) or of
-    getting worse ("symptoms worsen": ``worse``), or an organ-less general finding of a test ("if
-    there are abnormalities": ``abnormal``); else None."""
+    getting worse ("symptoms worsen", "worsening of her symptoms": ``worse``), or an organ-less
+    general finding of a test ("if there are abnormalities": ``abnormal``); else None."""
     if p.level is not Level.UL5:
         return None
     text = p.target_text.strip()
@@ -1234,7 +1246,17 @@ def course_target(p: CueTargetPair) -> str | None:
         if last is not None and not text[last.end() :].strip():
             if len(_WORD.findall(text[: last.start()])) <= COURSE_SUBJECT_MAX:
                 return role
+        first = pattern.match(text) if pattern is not None else None
+        if first is not None and _COURSE_OF.match(text, first.end()):
+            # the course as a noun before its subject ("any worsening of her symptoms")
+            if len(_WORD.findall(text[first.end() :])) <= COURSE_SUBJECT_MAX + 2:
+                return role
     return None
+
+
+#: What follows a course noun that opens a target: its subject ("worsening OF her symptoms",
+#: "no improvement IN his pain").
+_COURSE_OF = regex.compile(r"[ \t]+(?:of|in)[ \t]+\w", regex.V1 | regex.IGNORECASE)
 
 
 def course_condition(text: str, start: int, pattern: Any = None) -> tuple[int, int] | None:
@@ -1777,6 +1799,42 @@ def _yield_named_spans(
     ]  # fmt: skip
 
 
+def _in_order(
+    pairs: Sequence[CueTargetPair], cands: Sequence[list[_Cand]], idx: OutputIndex
+) -> dict[int, tuple[int, int]]:
+    """Pair index → the output span it takes when one source sentence names a target n times
+    (n ≥ 2) and the output has exactly n equally good occurrences close together
+    (:data:`ORDER_REACH`), none a heading: the i-th source mention takes the i-th output mention
+    ("PFTs suggest asthma or COPD and the x-ray is consistent with COPD" → "tests suggest asthma
+    or COPD. The x-ray also fits with COPD"), where the shared sentence context cannot tell them
+    apart."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, (p, c) in enumerate(zip(pairs, cands, strict=True)):
+        if c:
+            groups.setdefault(normal_words(p.target_text), []).append(i)
+    out: dict[int, tuple[int, int]] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        spans = [tuple((c.start, c.end, c.score) for c in cands[i]) for i in members]
+        if any(sp != spans[0] for sp in spans[1:]):
+            continue
+        if any(
+            label_at(pairs[i].sentence, pairs[i].target_start - pairs[i].sentence_start,
+                     pairs[i].target_end - pairs[i].sentence_start)
+            for i in members
+        ):
+            continue
+        body = sorted(c for c in spans[0] if not idx.is_label(c[0], c[1]))
+        if len(body) != len(members) or len({c[2] for c in body}) != 1:
+            continue
+        if len({pairs[i].sentence_start for i in members}) > 1 or body[-1][0] - body[0][0] > ORDER_REACH:
+            continue  # other sentences: their context tells the occurrences apart
+        for i, c in zip(sorted(members, key=lambda k: pairs[k].target_start), body, strict=True):
+            out[i] = (c[0], c[1])
+    return out
+
+
 class Aligner:
     """Finds source targets in an output text; see the module docstring for tiers and choice rule.
 
@@ -1872,6 +1930,7 @@ class Aligner:
         found: dict[tuple[str, str | None, bool, frozenset[str], bool], list[_Cand]] = {}
         # the document's targets: a semantic match that is nearer another of them is that one's
         names = tuple(dict.fromkeys(p.target_text.strip() for p in pairs)) if self._semantic else ()
+        all_cands: list[list[_Cand]] = []
         for p in pairs:
             # whole-organ statements answer a general finding's absence ("no acute
             # cardiopulmonary abnormality"), never a hedged "pulmonary finding"
@@ -1911,6 +1970,9 @@ class Aligner:
                         rivals=names,
                     )
                 )
+            all_cands.append(cands)
+        in_order = _in_order(pairs, all_cands, idx)
+        for i, (p, cands) in enumerate(zip(pairs, all_cands, strict=True)):
             if not cands:
                 out.append(None)
                 continue
@@ -1923,6 +1985,10 @@ class Aligner:
             chosen, total = self._rank(
                 cands, idx, context, rel, claimed, distinct=True, source_label=label_at(p.sentence, ts, te)
             )
+            if i in in_order:
+                # one source sentence names the target twice: its context cannot tell the two
+                # output occurrences apart, their order can
+                chosen.sort(key=lambda c: (c.start, c.end) != in_order[i])
             best = chosen[0]
             claimed.add((best.start, best.end))
             out.append(_aligned(chosen, idx, total))
@@ -3437,8 +3503,16 @@ def _derived_candidates(
     modifies a following noun other than a body part ("recurring appointments"), and never a bare
     verb as a goal or instruction ("try to improve your diet"), nor one said of a body part at
     another site than the target's ``site`` ("the tube from your kidney may be blocked" for an
-    obstruction of the bowel). Detail ``derivation``."""
+    obstruction of the bowel). A target of a finding word and a body part ("damage of the
+    tendons", "nerve irritation") is found the same way, only where the form is said of that part
+    ("your tendons may be damaged", "the nerve is irritated"). Detail ``derivation``."""
     content = [w for w in words if w not in _FUNCTION]
+    part = None
+    if len(content) == 2 and content[0] != content[1]:
+        parts = [w for w in content if w in _body_words()]
+        if len(parts) == 1:
+            part = parts[0]
+            content = [w for w in content if w != part]
     if len(content) != 1:
         return []
     target = content[0]
@@ -3486,6 +3560,14 @@ def _derived_candidates(
                 continue
         if "form" not in kinds and bearer is None:
             continue
+        if part is not None and not (
+            bearer and any(
+                toks[k].norm == part
+                and not (k > first and toks[k - 1].norm in _body_words() and toks[k - 1].norm not in words)
+                for k in bearer
+            )
+        ):
+            continue  # the finding of one part, said of another ("your HEART muscle") or of none
         if site and bearer and not measure:
             there = place_sites(idx.tokens[k].norm for k in bearer)
             if there and not there & site:
