@@ -48,6 +48,7 @@ def _new_home(module: str, name: str) -> str:
 def _uses() -> list[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
     files = [*ROOT.glob("tests/*.py"), *ROOT.glob("benchmark/*.py"), *ROOT.glob("docs/*.md"),
+             *ROOT.glob("docs/history/*.md"),
              ROOT / "README.md"]  # fmt: skip
     for path in files:
         text = path.read_text(encoding="utf-8")
