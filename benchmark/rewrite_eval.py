@@ -28,6 +28,7 @@ from realtext_gold import PRIVATE_REWRITES, load_gold, load_rewrites, match, wri
 import cuelex
 from cuelex.concepts import normalize as _normalize
 from cuelex.scoring import align as _align
+from cuelex.scoring import markdown as _md
 from cuelex.scoring import scorer as _scorer
 from cuelex.scoring.align import DEFAULT_TIERS
 
@@ -192,12 +193,12 @@ def mention_features(
     le = text.find("\n", end)
     le = len(text) if le == -1 else le
     line = text[ls:le]
-    if _scorer._LEAD_HEADING.fullmatch(line) or text[ls:start].strip().startswith("#"):
+    if _md.is_heading_line(line, "lead_in") or text[ls:start].strip().startswith("#"):
         feats.append("heading")
     if line.lstrip().startswith("|"):
         feats.append("table row")
     lead = None
-    if _scorer._ITEM.match(line):
+    if _md.item_marker(line):
         feats.append("bullet / list item")
         lead = _lead_in(text, ls)
         if lead is not None:
@@ -219,7 +220,7 @@ def mention_features(
         between = text[text.rfind(":", ls, start) + 1 : start]
         if re.search(r"[.;!?]", between):
             feats.append("a sentence end between the label and the mention")
-        opening = _scorer._INLINE_LABEL.match(text, ls)
+        opening = _md.inline_label(text, ls)
         if opening is None or opening.end() > start:
             feats.append("the label does not open the line")
         else:

@@ -119,6 +119,7 @@ from ..concepts.words import FUNCTION_WORDS as _FUNCTION
 from ..levels import Level
 from ..pipeline import get_engine
 from ..records import CueTargetPair
+from .markdown import is_heading_line
 from .semantic_guard import SemanticCandidate, SemanticTarget, reject_reason, semantic_confidence
 
 log = logging.getLogger(__name__)
@@ -774,7 +775,7 @@ def label_at(text: str, start: int, end: int) -> bool:
     before = text[ls:start]
     after = text[end:le]
     line = text[ls:le].strip()
-    if _HEADING_LINE.fullmatch(line):
+    if is_heading_line(line):
         return True  # a markdown heading or a line that is all bold
     if not _LABEL_BEFORE.fullmatch(before):
         return False
@@ -785,7 +786,6 @@ def label_at(text: str, start: int, end: int) -> bool:
 
 _LABEL_BEFORE = regex.compile(r"[ \t]*(?:#{1,6}[ \t]*|[-*•+>][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__|\*|_)?[ \t]*", regex.V1)
 _LABEL_AFTER_LINE = regex.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1)
-_HEADING_LINE = regex.compile(r"#{1,6}\s+[^\n]{1,80}|(?:[-*•+]\s+|\d{1,2}[.)]\s+)?(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*:?", regex.V1)
 _LABEL_EMPHASIS = regex.compile(r"(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)", regex.V1)
 _LABEL_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)", regex.V1)
 

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from types import EllipsisType
 from typing import Any
 
 import pandas as pd
@@ -39,6 +40,7 @@ from ..corpus import file_suffixes as _suffixes
 from ..levels import Level
 from ..pipeline import get_engine, get_linker, run_pipeline
 from ..records import Cue, CueTargetPair, Direction
+from . import markdown as _md
 from . import metrics as M
 from .align import AlignedTarget, Aligner, OutputIndex, course_condition, measure_condition
 from .bertscore import bertscore as _bertscore
@@ -462,6 +464,14 @@ class _Scorer:
         ordered = sorted(output_pairs, key=lambda q: q.cue_start)
         by_cue = (ordered, [q.cue_start for q in ordered])
         plain_pairs: list[CueTargetPair] | None = None  # the output read without emphasis marks
+        tested_memo: dict[tuple[int, int], Cue | None] = {}
+
+        def tested_for(span: tuple[int, int]) -> Cue | None:
+            # a span's test phrase is read once: for the candidate levels and the chosen mention
+            if span not in tested_memo:
+                tested_memo[span] = _tested_for(output, span[0], span[1])
+            return tested_memo[span]
+
         scored = []
         for p, m in zip(pairs, matches, strict=False):
             # a cue's survey probability speaks for the pair only if the cue decided its level alone
@@ -480,7 +490,7 @@ class _Scorer:
             if len(m.candidates) > 1:
                 # an occurrence a test phrase names is a check (read below for the chosen one too)
                 cand_levels = tuple(
-                    Level.UL5 if lv is Level.ASSERTED and assessed[sp].cue is None and _tested_for(output, *sp)
+                    Level.UL5 if lv is Level.ASSERTED and assessed[sp].cue is None and tested_for(sp)
                     else lv
                     for sp, lv in zip(m.candidates, cand_levels, strict=False)
                 )  # fmt: skip
@@ -560,18 +570,21 @@ class _Scorer:
                 host = _cue_around(m.start, m.end, by_cue)
                 if host is not None:
                     level, cue, how = host.level, _as_cue(host), "in_cue"
+            # the mention line's inline label: matched once for the lead-in and the plan label
+            line_label: regex.Match[str] | None | EllipsisType = ...
             if level is Level.ASSERTED and cue is None:
-                listed = _list_lead_in(output, m.start)
+                line_label = _md.inline_label(output, output.rfind("\n", 0, m.start) + 1)
+                listed = _list_lead_in(output, m.start, line_label)
                 if listed is not None:
                     # an item of a list whose lead-in carries the hedge or negation
                     level, cue, how = listed[0], listed[1], "lead_in"
             if level is Level.ASSERTED and cue is None:
-                planned = _plan_label(output, m.start)
+                planned = _plan_label(output, m.start, line_label)
                 if planned is not None:
                     # an item of a plan label: something to look for, not a stated finding
                     level, cue, how = Level.UL5, planned, "plan_label"
             if level is Level.ASSERTED and cue is None:
-                tested = _tested_for(output, m.start, m.end)
+                tested = tested_for((m.start, m.end))
                 if tested is not None:
                     # "rapid strep test today", "retinopathy screen", "CT for appendicitis": the
                     # finding is what a test looks for, not a stated finding
@@ -1255,26 +1268,6 @@ def list_lead_ins() -> tuple[tuple[Level, Any, str], ...]:
     )
 
 
-#: A list item's marker: a bullet or a number and the space after it.
-_ITEM_MARK = r"(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)"
-#: A list item's marker at the start of its line.
-_ITEM = regex.compile(rf"[ \t]*{_ITEM_MARK}", regex.V1)
-#: A heading line: markdown "#", or a line that is all bold (an optional colon after it).
-_LEAD_HEADING = regex.compile(r"[ \t]*(?:#{1,6}[ \t]+[^\n]+|(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)[ \t]*:?[ \t]*)", regex.V1)
-#: A "label:" opening an item's line, before the run of findings it heads ("- **Call MD for:** dyspnea").
-_INLINE_LABEL = regex.compile(
-    rf"[ \t]*{_ITEM_MARK}?(?:\*\*|__)?(?P<label>[^:\n*_]{{2,80}}?)[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?",
-    regex.V1,
-)
-
-
-#: A report section header in capitals closing a lead-in span ("… IMPRESSION", "FINDINGS"): the words
-#: before it belong to the previous statement and never scope over what follows its colon.
-_SECTION_HEAD_END = regex.compile(
-    r"(?<![\w'’])(?:\p{Lu}{2,}[ \t]+)*\p{Lu}{4,}(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*$", regex.V1
-)
-
-
 def _lead_in_line(output: str, line_start: int) -> tuple[int, int] | None:
     """The span of the lead-in a list item at ``line_start`` hangs from: the nearest line above
     that is not an item (continuation lines of an item are passed over) when it ends with ':' or is
@@ -1292,10 +1285,10 @@ def _lead_in_line(output: str, line_start: int) -> tuple[int, int] | None:
         if not line.strip():
             return None
         tail = line.rstrip().rstrip("*_").rstrip()
-        if _ITEM.match(line):
+        if _md.item_marker(line):
             if len(line) - len(line.lstrip()) < indent and tail.endswith(":"):
                 return start, end
-        elif _LEAD_HEADING.fullmatch(line) or tail.endswith(":"):
+        elif _md.is_heading_line(line, "lead_in") or tail.endswith(":"):
             cut = max(line.rfind(c, 0, len(tail) - 1) for c in ".!?")
             return (start + cut + 1 if cut >= 0 else start), end
         elif not line[:1].isspace():
@@ -1304,20 +1297,24 @@ def _lead_in_line(output: str, line_start: int) -> tuple[int, int] | None:
     return None
 
 
-def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
+def _list_lead_in(
+    output: str, start: int, label: regex.Match[str] | None | EllipsisType = ...
+) -> tuple[Level, Cue] | None:
     """The level a list's lead-in gives a mention that is one of its items ("**Call us if you
     notice:**\n- dyspnea at rest", "Possible causes:\n- pneumonia", "Denies:\n- GI bleeding",
     "### When to get help\n1. …"), or a "label:" before the run of items on the mention's own line
     ("- Return precautions: chest pain, fever"), or in parentheses right after the lead-in phrase
     ("spironolactone SEs (gynecomastia, dehydration)"): an LLM output writes the hedge once and lists
     the findings under it without a cue each. Lead-in wording is data (:func:`list_lead_ins`); a
-    lead-in without such wording ("Plan:", "## Your heart") gives nothing."""
+    lead-in without such wording ("Plan:", "## Your heart") gives nothing. ``label``: the line's
+    :func:`~cuelex.scoring.markdown.inline_label` match when the caller has it (None: no label)."""
     ls = output.rfind("\n", 0, start) + 1
     spans = []
-    label = _INLINE_LABEL.match(output, ls)
+    if label is ...:
+        label = _md.inline_label(output, ls)
     if label is not None and label.end() <= start and not regex.search(r"[.!?;]", output[label.end() : start]):
         spans.append(label.span("label"))
-    if _ITEM.match(output, ls):
+    if _md.item_marker(output, ls):
         lead = _lead_in_line(output, ls)
         if lead is not None:
             spans.append(lead)
@@ -1334,7 +1331,7 @@ def _list_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
         back = max(output.rfind(c, ls, paren) for c in ".;:!?(),")
         spans.append((back + 1 if back >= ls else ls, paren))
     for lo, hi in spans:
-        head = _SECTION_HEAD_END.search(output, lo, hi)
+        head = _md.section_head_end(output, lo, hi)
         if head is not None and head.start() > lo and regex.search(r"\p{Ll}", output[lo : head.start()]):
             lo = head.start()  # "… denies IMPRESSION: PE": the report header starts a new statement
         # "There are **no signs** of:": emphasis marks are formatting, not wording (same offsets)
@@ -1427,14 +1424,18 @@ def _tested_for(output: str, start: int, end: int) -> Cue | None:
     return Cue(text=output[s:e], start=s, end=e, level=Level.UL5, rule_id="lead_in.test", direction=Direction.FORWARD)
 
 
-def _plan_label(output: str, start: int) -> Cue | None:
+def _plan_label(
+    output: str, start: int, label: regex.Match[str] | None | EllipsisType = ...
+) -> Cue | None:
     """The plan label that opens the line of a mention, when the mention is one of its items
     ("Workup: CT chest for pulmonary nodule", "- F/u: repeat CXR, underlying pneumonia"): the finding
     is something to look for (UL5), as after a plan verb. No sentence end may stand between label and
     mention, nor a treatment word ("Plan: abx for pneumonia") or a verb that makes the item a
-    statement ("Plan: since she has pneumonia"); an assessment label ("Dx:") is no plan label."""
-    ls = output.rfind("\n", 0, start) + 1
-    label = _INLINE_LABEL.match(output, ls)
+    statement ("Plan: since she has pneumonia"); an assessment label ("Dx:") is no plan label.
+    ``label``: the line's :func:`~cuelex.scoring.markdown.inline_label` match when the caller has
+    it (None: no label), so that it is matched once for the lead-in and the plan label."""
+    if label is ...:
+        label = _md.inline_label(output, output.rfind("\n", 0, start) + 1)
     if label is None or label.end() > start:
         return None
     between = output[label.end() : start]
