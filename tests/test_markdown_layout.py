@@ -71,3 +71,54 @@ def test_passing_the_label_match_never_changes_a_reading(head: list[str], word: 
     label = md.inline_label(text, text.rfind("\n", 0, s) + 1)
     assert scorer._plan_label(text, s, label) == scorer._plan_label(text, s)
     assert scorer._list_lead_in(text, s, label) == scorer._list_lead_in(text, s)
+
+
+def test_label_mention_patterns() -> None:
+    # what stands before and after a mention that is only a label on its line
+    assert md.LABEL_PREFIX.fullmatch("  - **")
+    assert md.LABEL_PREFIX.fullmatch("> _")
+    assert not md.LABEL_PREFIX.fullmatch("We think ")
+    assert md.LABEL_LINE_END.fullmatch("**:")
+    assert not md.LABEL_LINE_END.fullmatch(" is likely")
+    assert md.EMPHASIS_OPEN.match("3. __")
+    assert md.EMPHASIS_COLON.match(":** the lungs look clear")
+    assert md.EMPHASIS_COLON.match(" **: the lungs look clear")
+    assert not md.EMPHASIS_COLON.match(" in the lungs")
+
+
+def test_label_at_takes_an_emphasised_label_before_its_text() -> None:
+    text = "- **Fluid near the lung**: a small amount, nothing to drain."
+    s = text.index("Fluid")
+    assert label_at(text, s, s + len("Fluid near the lung"))
+    text = "We saw fluid near the lung today."
+    s = text.index("fluid")
+    assert not label_at(text, s, s + len("fluid near the lung"))
+
+
+def test_heading_prefix_and_suffix() -> None:
+    text = "2. **Left wrist sprain** (second time):\n- likely a mild sprain"
+    s = text.index("wrist")
+    assert md.HEADING_PREFIX.fullmatch(text, 0, s)  # number, bold and a side word before it
+    e = s + len("wrist sprain")
+    after = md.HEADING_SUFFIX.match(text, e)
+    assert after is not None and text[after.end()] == "\n"
+    assert not md.HEADING_PREFIX.fullmatch("We think the ", 0)
+
+
+def test_heading_label_prefix_names_hash_or_bold() -> None:
+    text = "### Sore throat – strep throat"
+    label = md.HEADING_LABEL_PREFIX.fullmatch(text, 0, text.index("strep"))
+    assert label is not None and label.group("hash") == "###" and label.group("bold") is None
+    text = "- **Back pain – muscle strain**"
+    label = md.HEADING_LABEL_PREFIX.fullmatch(text, 0, text.index("muscle"))
+    assert label is not None and label.group("bold") == "**"
+    assert md.HEADING_LABEL_PREFIX.fullmatch("Pain. Then – ", 0) is None  # a full stop: no title
+
+
+def test_heading_body_bounds() -> None:
+    text = "**Gout**  \n\n- possible gout flare\n**Rash**\n- eczema"
+    gap = md.BLANK_AFTER_HEADING.match(text, len("**Gout**"))
+    assert gap is not None and text[gap.end()] == "-"
+    nxt = md.NEXT_HEADING.search(text, gap.end())
+    assert nxt is not None and text[nxt.end() - 2 : nxt.end()] == "**"
+    assert md.NEXT_HEADING.search("a\n- b\n  c") is None

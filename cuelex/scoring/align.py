@@ -119,7 +119,7 @@ from ..concepts.words import FUNCTION_WORDS as _FUNCTION
 from ..levels import Level
 from ..pipeline import get_engine
 from ..records import CueTargetPair
-from .markdown import is_heading_line
+from .markdown import EMPHASIS_COLON, EMPHASIS_OPEN, LABEL_LINE_END, LABEL_PREFIX, is_heading_line
 from .semantic_guard import SemanticCandidate, SemanticTarget, reject_reason, semantic_confidence
 
 log = logging.getLogger(__name__)
@@ -777,17 +777,11 @@ def label_at(text: str, start: int, end: int) -> bool:
     line = text[ls:le].strip()
     if is_heading_line(line):
         return True  # a markdown heading or a line that is all bold
-    if not _LABEL_BEFORE.fullmatch(before):
+    if not LABEL_PREFIX.fullmatch(before):
         return False
-    if _LABEL_AFTER_LINE.fullmatch(after):
+    if LABEL_LINE_END.fullmatch(after):
         return True
-    return _LABEL_EMPHASIS.match(before.strip()) is not None and _LABEL_COLON.match(after) is not None
-
-
-_LABEL_BEFORE = regex.compile(r"[ \t]*(?:#{1,6}[ \t]*|[-*•+>][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__|\*|_)?[ \t]*", regex.V1)
-_LABEL_AFTER_LINE = regex.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1)
-_LABEL_EMPHASIS = regex.compile(r"(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)", regex.V1)
-_LABEL_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)", regex.V1)
+    return EMPHASIS_OPEN.match(before.strip()) is not None and EMPHASIS_COLON.match(after) is not None
 
 
 #: Heads too general to stand for a longer target on their own ("filling defect" is not "defect").

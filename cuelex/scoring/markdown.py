@@ -2,7 +2,11 @@
 
 An LLM rewrite writes headings ("### Plan", "**Assessment:**"), list items ("- ", "1. ") and inline
 labels ("- **Call MD for:** dyspnea"); the scorer (list lead-ins, plan labels) and the aligner
-(heading/label mentions) recognise them here. The sentence splitter's header test
+(heading/label mentions) recognise them here, and so do the aligner's label-mention test
+(``align.label_at``: what may stand around a mention that is only a label) and the scorer's
+heading/body reader (``scorer._heading_body_pair``: a heading mention's prefix and suffix, the blank
+line before its body and the next heading that ends it). The decisions made with them (which
+mention to prefer, which body pair answers a heading) stay with their callers. The sentence splitter's header test
 (``cuelex/extraction/sentences.py``) serves SOURCE extraction and counts words and capitals, not
 markdown: it stays there.
 
@@ -49,6 +53,58 @@ SECTION_HEAD_END = regex.compile(
     r"(?<![\w'’])(?:\p{Lu}{2,}[ \t]+)*\p{Lu}{4,}(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*$",
     regex.V1,
 )
+
+
+# --- A mention that is only a label on its line (the aligner's label test, ``align.label_at``) ---
+
+#: What may stand before a mention that is only a label: indentation, then a "#" heading mark, a
+#: bullet (or ">" quote) or a number, then an opening emphasis ("- **", "## ", "> _").
+LABEL_PREFIX = regex.compile(
+    r"[ \t]*(?:#{1,6}[ \t]*|[-*•+>][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__|\*|_)?[ \t]*", regex.V1
+)
+#: What may stand after a label mention to its line's end: a closing emphasis and a colon ("**:").
+LABEL_LINE_END = regex.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1)
+#: An opening bold span at a (stripped) line's start, after an optional bullet or number ("1. **").
+EMPHASIS_OPEN = regex.compile(r"(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)", regex.V1)
+#: A bold span closed with a colon after the mention, inside or outside it ("**:", ":**"): an
+#: emphasised label before the text that says it ("**Enlarged heart**: the heart is big").
+EMPHASIS_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)", regex.V1)
+
+# --- A heading mention and the body under it (the scorer's heading/body reader) ---
+
+#: A mention that is a heading or problem-list title: at most a bullet, "#", emphasis, a number
+#: and a side word before it on its line ("**1. R elbow contusion**", "1. **Kidney stone**",
+#: "### Reflux"); matched with ``fullmatch(text, line_start, mention_start)``.
+HEADING_PREFIX = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:#{1,6}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:\*\*|__)?[ \t]*"
+    r"(?:#?\d{1,2}(?:[.)][ \t]*|[ \t]+))?"
+    r"(?:(?:r|l|rt|lt|right|left|bilateral|b/l)\.?[ \t]+)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: A heading that names a complaint, then the finding after a dash ("1. **R knee pain – lateral
+#: meniscus tear**", "### Cough – bronchitis"): the label before the dash opens a bold span
+#: (group ``bold``) or a markdown heading (group ``hash``), with no full stop, colon or clause break
+#: in it; a mention may stand after a few words of the title ("– lateral ligament strain" matched on
+#: its head).
+HEADING_LABEL_PREFIX = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+)?(?:(?P<hash>#{1,6})[ \t]*)?(?:\d{1,2}[.)][ \t]*)?"
+    r"(?P<bold>\*\*|__)?[ \t]*"
+    r"(?:#?\d{1,2}(?:[.)][ \t]*|[ \t]+))?[^\n*_:.;!?()–—]{2,40}?[ \t]+(?:–|—|-)[ \t]+"
+    r"(?:[\w/'’-]+\.?[ \t]+){0,3}$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: What may follow a heading mention before its body or the line end: emphasis, a short
+#: parenthetical ("(3rd episode)") and a colon or dash.
+HEADING_SUFFIX = regex.compile(
+    r"[ \t]*(?:\*\*|__)?[ \t]*(?:\([^()\n]{1,40}\)[ \t]*(?:\*\*|__)?[ \t]*)?"
+    r"(?::|–|—|-)?[ \t]*(?:\*\*|__)?[ \t]*",
+    regex.V1,
+)
+#: The blank line between a heading and its body (the heading line's own end included).
+BLANK_AFTER_HEADING = regex.compile(r"[ \t]*\n[ \t]*\n[ \t]*(?=\S)", regex.V1)
+#: A line that opens the next heading ("#", bold or a number): the body of the previous one
+#: ends there.
+NEXT_HEADING = regex.compile(r"\n[ \t]*(?:#{1,6}|\*\*|__|\d{1,2}[.)])", regex.V1)
 
 
 def is_heading_line(line: str, kind: Literal["title", "lead_in"] = "title") -> bool:

@@ -1164,33 +1164,8 @@ def _conjunct_of_hedged(
     return None
 
 
-#: A mention that is a heading or problem-list title: at most a bullet, "#", emphasis, a number
-#: and a side word before it on its line ("**1. R elbow contusion**", "1. **Kidney stone**",
-#: "### Reflux"), and after it
-#: only emphasis, a short parenthetical ("(3rd episode)") and a colon or dash before the body or
-#: the line end.
-_HEADING_BEFORE = regex.compile(
-    r"[ \t]*(?:[-*•+][ \t]+)?(?:#{1,6}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:\*\*|__)?[ \t]*(?:#?\d{1,2}(?:[.)][ \t]*|[ \t]+))?"
-    r"(?:(?:r|l|rt|lt|right|left|bilateral|b/l)\.?[ \t]+)?$",
-    regex.V1 | regex.IGNORECASE,
-)
-#: A heading that names a complaint, then the finding after a dash ("1. **R knee pain – lateral
-#: meniscus tear**", "### Cough – bronchitis"): the label before the dash opens a bold span or a
-#: markdown heading, so the whole line is a title (no full stop, colon or clause break in it); a
-#: mention may stand after a few words of the title ("– lateral ligament strain" matched on its head).
-_HEADING_LABEL_BEFORE = regex.compile(
-    r"[ \t]*(?:[-*•+][ \t]+)?(?:(?P<hash>#{1,6})[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?P<bold>\*\*|__)?[ \t]*"
-    r"(?:#?\d{1,2}(?:[.)][ \t]*|[ \t]+))?[^\n*_:.;!?()–—]{2,40}?[ \t]+(?:–|—|-)[ \t]+"
-    r"(?:[\w/'’-]+\.?[ \t]+){0,3}$",
-    regex.V1 | regex.IGNORECASE,
-)
-_HEADING_AFTER = regex.compile(
-    r"[ \t]*(?:\*\*|__)?[ \t]*(?:\([^()\n]{1,40}\)[ \t]*(?:\*\*|__)?[ \t]*)?(?::|–|—|-)?[ \t]*(?:\*\*|__)?[ \t]*", regex.V1
-)
-#: The blank line between a heading and its body (the heading line's own end included).
-_BLANK_AFTER_HEADING = regex.compile(r"[ \t]*\n[ \t]*\n[ \t]*(?=\S)", regex.V1)
-#: A line that opens the next heading: the body of the previous one ends there.
-_NEXT_HEADING = regex.compile(r"\n[ \t]*(?:#{1,6}|\*\*|__|\d{1,2}[.)])", regex.V1)
+# The heading-and-body layout around a mention (heading prefix and suffix, the "complaint – finding"
+# title, the blank line and the next heading) lives in cuelex/scoring/markdown.py.
 
 
 def _heading_body_pair(
@@ -1204,10 +1179,10 @@ def _heading_body_pair(
     negation counts only on the heading's whole phrase ("**Bleeding** / no further bleeding"), so
     "no pain at rest" under "Chest pain" stays a statement of its own."""
     ls = output.rfind("\n", 0, start) + 1
-    after = _HEADING_AFTER.match(output, end)
+    after = _md.HEADING_SUFFIX.match(output, end)
     body_start = after.end()
-    if not _HEADING_BEFORE.fullmatch(output, ls, start):
-        label = _HEADING_LABEL_BEFORE.fullmatch(output, ls, start)
+    if not _md.HEADING_PREFIX.fullmatch(output, ls, start):
+        label = _md.HEADING_LABEL_PREFIX.fullmatch(output, ls, start)
         closed = label is not None and (
             label.group("hash") or (label.group("bold") and label.group("bold") in after.group())
         )
@@ -1215,12 +1190,12 @@ def _heading_body_pair(
             return None  # a label line only when the title ends with the mention
     if body_start < len(output) and output[body_start] != "\n" and not regex.search(r"[*_:–—-]", after.group()):
         return None  # the line goes on with the sentence the mention stands in
-    gap = _BLANK_AFTER_HEADING.match(output, body_start)
+    gap = _md.BLANK_AFTER_HEADING.match(output, body_start)
     if gap is not None:
         body_start = gap.end()  # "**Migraine**\n\n- possible migraine": the body after one blank line
     stop = output.find("\n\n", body_start)
     stop = min(len(output), body_start + 400) if stop == -1 else min(stop, body_start + 400)
-    nxt = _NEXT_HEADING.search(output, body_start, stop)
+    nxt = _md.NEXT_HEADING.search(output, body_start, stop)
     stop = nxt.start() if nxt is not None else stop
     words = [w.lower() for w in regex.findall(r"[\w]+", output[start:end])]
     if not words:
