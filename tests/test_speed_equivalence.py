@@ -18,6 +18,7 @@ import re
 import pytest
 import regex
 from _helpers import IU_FILE, demo_texts, iu_texts
+from _reference import extract_fields, fields, parallel_reference_fields, reference_engine, reference_pool
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,53 +32,57 @@ from cuelex.records import CueTargetPair
 
 
 
-def _reference_engine() -> X.Engine:
-    fast = cuelex.get_engine()
-    ref = X.Engine(fast.resources)
-    ref._scan = X._Scanner(fast._scan.items, dispatch=False)
-    # context rules' "preceded by" searched forwards from the sentence start (the fast path
-    # searches backwards from the cue)
-    ref._context = [
-        (
-            rule,
-            regex.compile(f"(?:{rule.preceded_by})\\Z", X._FLAGS) if rule.preceded_by else None,
-            after,
-        )
-        for rule, _before, after in fast._context
-    ]
-    return ref
-
-
-def _fields(pairs: list[CueTargetPair]) -> list[tuple]:
-    return [(p.__dict__, p.model_fields_set) for p in pairs]
+_reference_engine = reference_engine
+_fields = fields
 
 
 class _Reference:
     """Pairs from the reference engine, computed once per (text, doc id, sentences) for the module:
-    the reference scan is slow, and several tests compare against the same demo notes."""
+    the reference scan is slow, and several tests compare against the same demo notes. Many texts
+    at once go to two worker processes (tests/_reference.py)."""
 
     def __init__(self) -> None:
-        self.engine = _reference_engine()
+        self._engine: X.Engine | None = None
         self._seen: dict[tuple, list[tuple]] = {}
+        self._pool = None  # started on the first prefetch, closed by the fixture
+
+    def prefetch(self, items: list[tuple[str, str | None, bool]]) -> None:
+        missing = list(dict.fromkeys(k for k in items if k not in self._seen))
+        if len(missing) < 20:
+            return
+        if self._pool is None:
+            self._pool = reference_pool()
+        if self._pool is not None:
+            self._seen.update(zip(missing, parallel_reference_fields(self._pool, missing), strict=True))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool.join()
+            self._pool = None
 
     def fields(self, text: str, doc_id: str | None = None, every_other_sentence: bool = False) -> list[tuple]:
         key = (text, doc_id, every_other_sentence)
         if key not in self._seen:
+            if self._engine is None:
+                self._engine = _reference_engine()
             with pytest.MonkeyPatch.context() as m:
                 m.setattr(X, "_new_pair", CueTargetPair.model_construct)
-                sentences = self.engine.sentences(text)[::2] if every_other_sentence else None
-                self._seen[key] = _fields(self.engine.extract(text, doc_id=doc_id, sentences=sentences))
+                self._seen[key] = extract_fields(self._engine, key)
         return self._seen[key]
 
 
 @pytest.fixture(scope="module")
-def reference() -> _Reference:
-    return _Reference()
+def reference():
+    ref = _Reference()
+    yield ref
+    ref.close()
 
 
 def _compare(texts: list[str], reference: _Reference) -> int:
     fast = cuelex.get_engine()
     got = [_fields(fast.extract(t, doc_id=str(i))) for i, t in enumerate(texts)]
+    reference.prefetch([(t, str(i), False) for i, t in enumerate(texts)])
     want = [reference.fields(t, str(i)) for i, t in enumerate(texts)]
     n = 0
     for i, (g, w) in enumerate(zip(got, want, strict=True)):
@@ -159,6 +164,9 @@ def test_memo_cold_and_warm_passes_equal_reference(reference):
     # sentences given by the caller: the short texts and a dozen notes
     with_sentences = texts[:12] + texts[40:]
     fast = cuelex.get_engine()
+    reference.prefetch(
+        [(t, str(i), False) for i, t in enumerate(texts)] + [(t, "s", True) for t in with_sentences]
+    )
     want = [reference.fields(t, str(i)) for i, t in enumerate(texts)]
     want_sents = [reference.fields(t, "s", every_other_sentence=True) for t in with_sentences]
     fast.clear_memo()
