@@ -129,7 +129,7 @@ def import_rewrites(output_files: list[str], fate_files: list[str], gold_rows: l
         if ev and ev not in by_out[f["output_id"]]["text"]:
             print(f"warning: evidence not in output: {f['output_id']} {f['pair_id']} {ev!r}")
         clean.append({k: f.get(k, "") for k in ("output_id", "pair_id", "fate", "evidence", "note")})
-    keep = ("output_id", "doc_id", "task", "prompt", "text", "writer")
+    keep = ("output_id", "doc_id", "task", "prompt", "text", "writer", "batch")
     # Rewrites of IU reports are derivatives of CC BY-NC-ND text: written outside the project.
     for folder, private in ((REWRITES, False), (PRIVATE_REWRITES, True)):
         mine = [{k: o[k] for k in keep if k in o} for o in outputs if o["doc_id"].startswith("iu:") is private]

@@ -369,6 +369,12 @@ def _rates(rows: list[tuple[str, str]]) -> dict[str, float]:
     }
 
 
+def output_batch(output: dict, doc: dict) -> int:
+    """The rewrite batch of an output: its own ``batch`` (a later batch of new outputs of sources
+    that already had some), else its document's ``rewrites_batch`` or ``batch``."""
+    return int(output.get("batch", doc.get("rewrites_batch", doc.get("batch", 1))))
+
+
 def evaluate(
     split: str, batch: int | None = None, shapes: bool = False, fold: str | None = None,
     **score_options: object,
@@ -377,14 +383,14 @@ def evaluate(
     docs = {k: d for k, d in docs.items() if split == "all" or d["split"] == split}
     if fold is not None:  # one half of the tune documents (see realtext_docs.tune_fold)
         docs = {k: d for k, d in docs.items() if tune_fold(k) == fold}
-    if batch is not None:
-        docs = {k: d for k, d in docs.items() if d.get("rewrites_batch", d.get("batch", 1)) == batch}
     gold = load_gold()
     all_outputs, all_fates, private = load_rewrites()
     if not private:
         print(f"note: {PRIVATE_REWRITES} not found: chest X-ray rewrites left out", file=sys.stderr)
     fates = {(r["output_id"], r["pair_id"]): r["fate"] for r in all_fates}
     outputs = [o for o in all_outputs if o["doc_id"] in docs]
+    if batch is not None:  # a rewrite batch: outputs carry their own, else their document's
+        outputs = [o for o in outputs if output_batch(o, docs[o["doc_id"]]) == batch]
     by_task: dict[str, Counter] = defaultdict(Counter)
     gold_rows: dict[str, list] = defaultdict(list)
     sys_rows: dict[str, list] = defaultdict(list)
@@ -628,7 +634,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="add the optional embedding tier (needs cuelex[semantic]) to the default tiers")
     parser.add_argument("--errors", action="store_true", help="print disagreeing rows (always on for tune, except fold b)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/scoring.md")
-    parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
+    parser.add_argument("--batch", type=int, help="only the outputs of this rewrite batch (a fresh check)")
     parser.add_argument("--fold", choices=["a", "b"], help="only one fold of the tune half (develop on one, "
                         "check the other)")
     parser.add_argument("--confusion", action="store_true",

@@ -210,3 +210,12 @@ def test_false_pair_kinds_classify_targets() -> None:
     assert kind("He may have chest pain.", "chest pain") == "symptom"
     assert kind("He may have pneumonia.", "pneumonia") == "diagnosis"
     assert kind("He does not have a support system.", "support system") == "non-clinical word"
+
+
+def test_rewrite_batch_of_an_output() -> None:
+    """A later batch of new outputs of an old source is its own batch; other outputs take their document's."""
+    rewrite_eval = bench_module("rewrite_eval")
+    doc = {"doc_id": "aci:D2N008", "batch": 1, "rewrites_batch": 10}
+    assert rewrite_eval.output_batch({"output_id": "aci:D2N008/summary-baseline"}, doc) == 10
+    assert rewrite_eval.output_batch({"output_id": "aci:D2N008/summary-baseline/r17", "batch": 17}, doc) == 17
+    assert rewrite_eval.output_batch({"output_id": "x"}, {"doc_id": "aci:D2N002"}) == 1
