@@ -79,3 +79,17 @@ def scored_pair(source: str, output: str, target: str):
     (p,) = [p for p in r.pairs if p.source.target_text == target]
     assert p.retained, (target, output)
     return p
+
+
+def fates_of(source: str, output: str, target: str, *, ignore_case: bool = False) -> list[str]:
+    """The fate (output level, or ``"ABSENT"``) of every source pair whose target contains
+    ``target``, in source order: what the alignment probe files state."""
+    def holds(text: str) -> bool:
+        return target.lower() in text.lower() if ignore_case else target in text
+
+    report = score(source, output, n_boot=0)
+    return [
+        p.output_level.value if p.retained and p.output_level is not None else "ABSENT"
+        for p in report.pairs
+        if holds(p.source.target_text)
+    ]

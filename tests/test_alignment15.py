@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
+from _helpers import fates_of
 
-import cuelex
 from cuelex.concepts.vocab import DATA_DIR, VocabularyError, tsv_rows
 from cuelex.scoring.align import Aligner, arrow_condition, normal_words, quantity_abbreviations
 
@@ -20,20 +20,11 @@ PROBES = Path(__file__).resolve().parents[1] / "benchmark" / "data" / "alignment
 ROWS = [json.loads(x) for x in PROBES.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
-def _fates(source: str, output: str, target: str) -> list[str]:
-    report = cuelex.score(source, output, n_boot=0)
-    return [
-        p.output_level.value if p.retained and p.output_level is not None else "ABSENT"
-        for p in report.pairs
-        if target in p.source.target_text
-    ]
-
-
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])
 def test_every_held_out_probe_keeps_its_result(row: dict) -> None:
     if row.get("judge") == "pair":
         # a course target is found through its source pair (a UL5 contingency on the course)
-        fates = _fates(row["source"], row["output"], row["target"])
+        fates = fates_of(row["source"], row["output"], row["target"])
         assert fates, row["id"]
         want = [row["fate"]] if row["expect"] == "found" else ["ABSENT"]
         assert fates == want * len(fates), (row["id"], fates)
@@ -45,7 +36,7 @@ def test_every_held_out_probe_keeps_its_result(row: dict) -> None:
     a = row["output"].find(row["anchor"])
     assert m is not None and a >= 0 and m.start < a + len(row["anchor"]) and a < m.end, (row["id"], m)
     if "fate" in row:
-        assert _fates(row["source"], row["output"], row["target"]) in ([], [row["fate"]])
+        assert fates_of(row["source"], row["output"], row["target"]) in ([], [row["fate"]])
 
 
 @pytest.mark.parametrize(
@@ -89,7 +80,7 @@ def test_an_arrow_after_a_course_opening_its_clause_is_its_condition(text: str, 
 
 
 def test_the_arrow_reads_the_course_as_a_contingency() -> None:
-    fates = _fates(
+    fates = fates_of(
         "If his symptoms do not improve, we will consider a steroid injection.",
         "- PT 6 wk\n- No improvement → steroid inj", "symptoms do not improve",
     )

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from _helpers import fates_of
 
 import cuelex
 from cuelex.scoring.align import Aligner, label_at, place_after
@@ -22,23 +23,14 @@ PROBES = Path(__file__).resolve().parents[1] / "benchmark" / "data" / "alignment
 ROWS = [json.loads(x) for x in PROBES.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
-def _fates(source: str, output: str, target: str) -> list[str]:
-    report = cuelex.score(source, output, n_boot=0)
-    return [
-        p.output_level.value if p.retained and p.output_level is not None else "ABSENT"
-        for p in report.pairs
-        if target.lower() in p.source.target_text.lower()
-    ]
-
-
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])
 def test_every_probe_keeps_its_result(row: dict) -> None:
     if row.get("judge") == "pairs":
         # each source pair of the target, in source order, with its own output level
-        assert _fates(row["source"], row["output"], row["target"]) == row["fates"], row["id"]
+        assert fates_of(row["source"], row["output"], row["target"], ignore_case=True) == row["fates"], row["id"]
         return
     if row.get("judge") == "pair":
-        fates = _fates(row["source"], row["output"], row["target"])
+        fates = fates_of(row["source"], row["output"], row["target"], ignore_case=True)
         want = [row["fate"]] if row["expect"] == "found" else ["ABSENT"]
         assert fates and fates == want * len(fates), (row["id"], fates)
         return
