@@ -65,6 +65,7 @@ def compare(
     pairs, so a hedged pair that the other reader labelled UL1 counts as matched, level wrong).
     """
     n1 = n2 = matched = level_same = target_same = 0
+    matched1 = matched2 = 0  # matched pairs counted on each side (a level outside ``only`` does not count)
     labels: list[tuple[str, str]] = []
     for doc_id, pairs2 in second.items():
         pairs1 = first.get(doc_id, [])
@@ -77,16 +78,18 @@ def compare(
             if only is not None and g1.level not in only and g2.level not in only:
                 continue
             matched += 1
+            matched1 += only is None or g1.level in only
+            matched2 += only is None or g2.level in only
             labels.append((g1.level, g2.level))
             level_same += g1.level == g2.level
             target_same += target_right(texts[doc_id], g2.target, g1)
-    precision = matched / n2 if n2 else float("nan")
-    recall = matched / n1 if n1 else float("nan")
+    precision = matched2 / n2 if n2 else float("nan")
+    recall = matched1 / n1 if n1 else float("nan")
     return {
         "first": n1,
         "second": n2,
         "matched": matched,
-        "f1": 2 * precision * recall / (precision + recall) if matched else 0.0,
+        "f1": 2 * precision * recall / (precision + recall) if matched1 and matched2 else 0.0,
         "level": level_same / matched if matched else float("nan"),
         "target": target_same / matched if matched else float("nan"),
         "kappa": kappa(labels),
