@@ -1164,7 +1164,6 @@ class Engine:
         self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._substance_heads = frozenset(w.lower() for w in t.substance_heads)
-        self._possessives = frozenset({"the", "a", "an", "his", "her", "your", "their", "my", "its"})
         self._specimen_words = frozenset(w.lower() for w in t.specimen_words)
         self._threshold_words = frozenset(w.lower() for w in t.threshold_words)
         self._imperative_openers = frozenset(w.lower() for w in t.imperative_openers)
@@ -1611,7 +1610,7 @@ class Engine:
                 continue
             if tok.low == "in" and k > i and toks[k - 1].low in self._substance_heads:
                 m = k + 1
-                if m < j and toks[m].low in self._possessives:
+                if m < j and toks[m].low in self._DETERMINERS:
                     m += 1
                 if m < j and toks[m].low in self._specimen_words:
                     k = m + 1  # "blood in your urine": the specimen is part of the finding, not a place
@@ -1796,6 +1795,8 @@ class Engine:
 
     #: words that open a subject owned by the patient ("his blood pressure", "the patient's diabetes")
     _OWNERS = frozenset({"his", "her", "their", "patient's", "patient’s", "pt's"})
+    #: determiners that may stand between a substance and its specimen ("blood in the urine")
+    _DETERMINERS = frozenset({"the", "a", "an", "his", "her", "your", "their", "my", "its"})
     _CLAUSE_MARKS = frozenset({";", ":", ".", "but", "and", "so", "because", "although", "while"})
 
     def _owned_subject(self, toks: Sequence[_Tok], m: int) -> bool:
