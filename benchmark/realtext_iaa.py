@@ -122,6 +122,8 @@ SECOND_FATE_READERS = {
     "F27": "the report half of rewrite batch 12, ACI-BENCH sources (twelfth session)",
     "F30": "the report half of rewrite batch 13, chest X-ray sources kept outside the project (thirteenth session)",
     "F33": "the report half of rewrite batch 14, ACI-BENCH sources (fourteenth session)",
+    "F36": "rewrite batch 17, W29's 48 outputs (first reader F35; seventeenth session)",
+    "F37": "rewrite batch 17, W28's 48 outputs (first reader F34; seventeenth session)",
 }
 
 
