@@ -848,8 +848,11 @@ _SKIP_IN_LAY = frozenset(
     """
     probably likely possibly maybe perhaps also still now definitely mostly
     may might could can would will have has had found seen noted visible
+    level running
     """.split()
 )  # fmt: skip
+#: ("level", "running": a measured quantity said with its level or its course, "your sodium LEVEL
+#: may be low", "your blood pressure has been RUNNING high", names the same low or high quantity)
 _PLACES = frozenset({"in", "on", "around", "near", "inside", "within", "into", "behind", "under", "over", "above", "below", "at"})
 
 
