@@ -800,6 +800,44 @@ _GENERIC_HEADS = frozenset(
     response
     """.split()
 )  # fmt: skip
+#: Quantity nouns that open a target without naming a finding ("small AMOUNT OF fluid", "a BIT OF
+#: swelling", "trace VOLUME OF blood"): the finding is the noun phrase after "of".
+_PARTITIVES = frozenset({"amount", "amounts", "bit", "quantity", "volume", "trace", "touch"})
+_PARTITIVE_RE = regex.compile(
+    r"^(?P<mods>(?:[\w-]+\s+){0,2}?)(?:amounts?|bit|quantity|volume|trace|touch)\s+of\s+(?:(?:the|some)\s+)?(?P<rest>\S.*)$",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def partitive_inner(target: str) -> str | None:
+    """The finding of a target opened by a quantity noun ("tiny amount of fluid" -> "tiny fluid"),
+    with its size words kept; None when the target has no such opening or nothing follows."""
+    m = _PARTITIVE_RE.match(target.strip())
+    if m is None:
+        return None
+    mods = [w for w in m.group("mods").split() if w.lower() not in _ARTICLES]
+    if any(not _is_modifier(norm_word(w)) for w in mods):
+        return None  # "the left amount of ...": only size/severity words may stand before it
+    return " ".join([*mods, m.group("rest").strip()])
+
+
+#: Fixed expressions whose words name no finding of their own: a head word inside one is not the
+#: target's head ("some wear and tear in your shoulder" is no rotator cuff tear).
+_IDIOMS = (("wear", "and", "tear"),)
+
+
+def _in_idiom(toks: Sequence[_Tok], i: int, seg: tuple[int, int]) -> bool:
+    """Whether token ``i`` is a word of a fixed expression of :data:`_IDIOMS` inside its segment."""
+    for phrase in _IDIOMS:
+        for k, w in enumerate(phrase):
+            lo = i - k
+            if w == toks[i].norm and lo >= seg[0] and lo + len(phrase) - 1 <= seg[1] and all(
+                toks[lo + n].norm == phrase[n] for n in range(len(phrase))
+            ):
+                return True
+    return False
+
+
 #: Particles after a head word written as itself that make it a phrasal verb, not the finding's
 #: noun ("your eyes TEAR up" is no meniscal tear). A lay variant keeps its particle ("your gout
 #: FLARES up" is an exacerbation), and so does a hyphenated compound ("a flare-up").
@@ -810,8 +848,11 @@ _SKIP_IN_LAY = frozenset(
     """
     probably likely possibly maybe perhaps also still now definitely mostly
     may might could can would will have has had found seen noted visible
+    level running
     """.split()
 )  # fmt: skip
+#: ("level", "running": a measured quantity said with its level or its course, "your sodium LEVEL
+#: may be low", "your blood pressure has been RUNNING high", names the same low or high quantity)
 _PLACES = frozenset({"in", "on", "around", "near", "inside", "within", "into", "behind", "under", "over", "above", "below", "at"})
 
 
@@ -1140,8 +1181,10 @@ _SPECIFIC_BEFORE = frozenset(
 _ENLARGED = frozenset({"enlarged", "enlargement", "significantly", "grossly", "markedly", "mildly"})
 #: Heads of a general target found at any level ("if gastrointestinal issues develop"); a report's
 #: hedged "pulmonary finding" is a specific thing, never a whole-organ statement; an organ cause
-#: ("rule out biliary etiology") is said as a problem of that organ ("a gallbladder problem")
-_PLAN_HEADS = frozenset({"issue", "problem", "etiology", "cause", "origin"})
+#: ("rule out biliary etiology") is said as a problem of that organ ("a gallbladder problem"), and
+#: so is an organ's disease named by its organ alone ("screen for thyroid disease" ~ "check for a
+#: problem with your thyroid", "possible renal dysfunction" ~ "a kidney problem")
+_PLAN_HEADS = frozenset({"issue", "problem", "etiology", "cause", "origin", "disease", "disorder", "dysfunction"})
 #: Punctuation that ends a general statement's phrase; parentheses do not ("no sudden (acute) problems").
 _GLOSS_BREAK = regex.compile(r"[^\w\s()'’-]", regex.V1)
 #: How many words before a general statement a negation may stand ("did NOT show any serious problems").
@@ -1586,6 +1629,49 @@ def _cause_candidates(kind: Sequence[str], idx: OutputIndex) -> list[_Cand]:
         c = _Cand(toks[start].start, t.end, 85.0)
         c.detail = "cause"
         out.append(c)
+    return out
+
+
+#: Words between an organ and a cause noun that make the organ the cause's subject ("your
+#: gallbladder ISN'T THE cause", "the thyroid MAY BE THE source"): copulas, modals, negation, articles.
+_CAUSE_COPULA = frozenset(
+    """is isn't are aren't was wasn't were weren't be been may might could can could't would not the a
+    an main likely probably possibly actually really also""".split()
+)  # fmt: skip
+#: What may stand between two words of one phrase besides spaces: Markdown emphasis.
+_EMPHASIS_GAP = regex.compile(r"[ \t*_]+", regex.V1)
+#: How many such words may stand between the organ and the cause noun.
+_CAUSE_COPULA_MAX = 5
+
+
+def _organ_cause(need: frozenset[str], idx: OutputIndex) -> list[_Cand]:
+    """An organ cause target ("biliary etiology", "cardiac origin") said as its organ being the
+    cause: an organ word of the same groups, then a copula (modals, negation allowed), then a cause
+    noun, in one segment ("to make sure your gallbladder isn't the cause"); detail ``cause``."""
+    if not need:
+        return []
+    organ = _normalize.general_findings()["organ"]
+    toks = idx.tokens
+    n = len(toks)
+    out: list[_Cand] = []
+
+    def joined(k: int) -> bool:
+        # only spaces or emphasis marks between two words ("your **gallbladder** isn't the cause")
+        return k < n and toks[k].sent == toks[k - 1].sent and _EMPHASIS_GAP.fullmatch(
+            idx.text, toks[k - 1].end, toks[k].start
+        ) is not None
+
+    for i, t in enumerate(toks):
+        if not need <= set(organ.get(t.norm, ())):
+            continue
+        j = i + 1
+        while joined(j) and j - i <= _CAUSE_COPULA_MAX and toks[j].norm in _CAUSE_COPULA:
+            j += 1
+        if j == i + 1 or not joined(j) or toks[j].norm not in _CAUSE_NOUNS:
+            continue
+        if not any(toks[k].norm in _COPULA or toks[k].norm in _NEG_VERB_NOT for k in range(i + 1, j)):
+            continue  # "kidney, the likely cause" has no verb: the organ is not its subject
+        out.append(_Cand(t.start, toks[j].end, 85.0, "cui", "cause"))
     return out
 
 
@@ -2091,7 +2177,13 @@ class Aligner:
             site = place_sites(words)
         if not past:
             past = history_before(words)
-        return self._cascade(target, words, idx, cui, output_pairs, general, site, past, rivals)
+        found = self._cascade(target, words, idx, cui, output_pairs, general, site, past, rivals)
+        inner = partitive_inner(target)
+        if not found and inner is not None:
+            # "a tiny amount of fluid" is said as "a tiny fluid collection": the quantity noun is no
+            # finding of its own, the finding is the noun after "of"
+            found = self._cascade(inner, normal_words(inner), idx, None, output_pairs, general, site, past, rivals)
+        return found
 
     def _cascade(
         self,
@@ -2158,6 +2250,9 @@ class Aligner:
                     # at another level only a problem said of the same organs ("call if
                     # gastrointestinal issues develop" ~ "if you get stomach problems")
                     g = fit(self._general(need, idx) if general else self._organ_problem(need, idx))
+                    if not g and not general and words[-1] in _CAUSE_NOUNS:
+                        # "rule out biliary etiology" ~ "make sure your gallbladder isn't the cause"
+                        g = fit(_organ_cause(need, idx))
                     if g:
                         return g
                 r = self._cui(target, words, cui, idx, output_pairs)
@@ -2721,6 +2816,8 @@ class Aligner:
                 and idx.text[toks[i].end : toks[i + 1].start].isspace()
             ):
                 continue  # a phrasal verb ("eyes tear up"), not the head noun
+            if _in_idiom(toks, i, seg):
+                continue  # "wear and tear" is ageing of a joint, no torn tissue
             j = i
             while j - 1 >= seg[0]:
                 w = toks[j - 1].norm
