@@ -865,6 +865,7 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
+    "after_ul2", "after_ul3",
 )
 
 
@@ -1758,6 +1759,74 @@ def _dash_apposition(
     return None
 
 
+#: Levels a hedge written after a mention may give it ("PNA, likely", "DVT — not excluded",
+#: "Pneumonia (r/o)", "Appendicitis: unlikely"); a plain negation after a label is read elsewhere.
+_AFTER_LEVELS = frozenset({Level.HEDGED_ABSENT, Level.UL2, Level.UL3, Level.UL4, Level.UL5})
+#: After a mention: its closing emphasis, a separator (comma, colon, dash, opening parenthesis),
+#: one short phrase (group ``cue``), an optional "over/vs" alternative ("favored over bronchitis"),
+#: then the phrase's end: a closing parenthesis, punctuation, a spaced dash, emphasis or the line end.
+_AFTER_HEDGE = regex.compile(
+    r"(?:\*\*|__|[*_])?[ \t]*(?:,|:|\(|[ \t]*(?:—|–|--?)(?=[ \t]))[ \t]*(?:\*\*|__|[*_])?"
+    r"(?P<cue>[^()\n,;:.*_—–]{1,50}?)(?:\*\*|__|[*_])?"
+    r"(?:[ \t]+(?:over|vs\.?|versus|rather[ \t]+than)[ \t]+[^()\n;.]{1,60}?)?"
+    r"[ \t]*(?:\)|[.;,:!]|(?:\*\*|__)|[ \t]+(?:—|–|--?)[ \t]|(?=\n)|$)",
+    regex.V1 | regex.IGNORECASE,
+)
+
+#: A concessive second hedge after the first: ", though not fully excluded" (group ``cue``).
+_AFTER_BUT = regex.compile(
+    r"[ \t]*(?:but|though|although|yet|however)[ \t]+(?P<cue>[^()\n,;:.*_—–]{1,30}?)[ \t]*(?:[).;,:!]|(?=\n)|$)",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1)
+def _after_words() -> tuple[tuple[Level, Any], ...]:
+    """(level, compiled pattern) of the ``after_ul2``/``after_ul3`` rows of
+    ``cuelex/data/output_reading.tsv``: hedges LLM outputs write after a finding that the
+    extractor's lexicon has no cue for ("(unconfirmed)", "— provisional")."""
+    flags = regex.V1 | regex.IGNORECASE
+    return tuple(
+        (level, regex.compile(pattern, flags))
+        for role, level in (("after_ul2", Level.UL2), ("after_ul3", Level.UL3))
+        for pattern, _example in output_reading()[role]
+    )
+
+
+def _after_hedge(output: str, start: int, end: int, engine: Any) -> Cue | None:
+    """The hedge a problem-list line or label writes right after its finding, set off by a comma,
+    colon, dash or parenthesis and standing alone ("PNA, likely; abx", "UTI — probable",
+    "**Sleep apnea — suspected**", "Kidney stone (unconfirmed)", "Pneumonia (r/o)"): the finding's
+    level. The phrase must be a whole cue of the extractor's lexicon at a hedged level (or an
+    ``after_*`` row of the output reading table) and end there: "Pneumonia, likely viral" hedges the
+    cause, not the pneumonia. Only the mention's own line counts."""
+    if engine is None:
+        return None
+    found = _AFTER_HEDGE.match(output, end)
+    if found is None:
+        return None
+    s, e = found.span("cue")
+    if output[found.end() - 1] == ",":
+        # "Fracture: less likely, though not fully excluded": the last word stands
+        last = _AFTER_BUT.match(output, found.end())
+        if last is not None:
+            s, e = last.span("cue")
+    text = output[s:e].strip()
+    if not text:
+        return None
+    s = s + output[s:e].index(text)
+    e = s + len(text)
+    hit = engine.lookup(text)
+    if hit is not None and hit[0] == "cue" and hit[2] is not None and hit[2].level in _AFTER_LEVELS:
+        level, rule = hit[2].level, hit[1]
+    else:
+        level = next((lv for lv, pat in _after_words() if pat.fullmatch(text)), None)
+        if level is None:
+            return None
+        rule = f"after.{level.value.lower()}"
+    return Cue(text=output[s:e], start=s, end=e, level=level, rule_id=rule, direction=Direction.BACKWARD)
+
+
 def _question(output: str, start: int, end: int) -> tuple[Level, Cue] | None:
     """The level a yes/no question gives the finding it asks about ("Is it pneumonia?", "Could this
     be a kidney stone?", "Do you have chest pain?"): a query (UL5), not a statement — unless the
@@ -1869,6 +1938,9 @@ def _reread(
         asked = _question(output, start, end)
         if asked is not None:
             return asked[0], asked[1], "question"
+        after = _after_hedge(output, start, end, engine)
+        if after is not None:
+            return after.level, after, "after_hedge"
         conj = _conjunct_of_hedged(output, start, by_cue, gloss=False)
         if conj is not None:
             return conj.level, _as_cue(conj), "conjunct"
