@@ -44,6 +44,10 @@ def test_level_probes17(probe: dict) -> None:
         ("Possible tendinitis.", "- Tendinitis (not yet confirmed); ice.", "tendinitis", "UL3"),
         ("Possible tendinitis.", "- Tendinitis — to be confirmed with ultrasound.", "tendinitis", "UL3"),
         ("Probable tendinitis.", "1. Tendinitis — working diagnosis; NSAIDs.", "tendinitis", "UL2"),
+        ("Possible tendinitis.", "- Tendinitis, diagnosis still uncertain.", "tendinitis", "UL4"),
+        # an arrow, a table row's next cell
+        ("Probable tendinitis.", "- Tendinitis → probable; NSAIDs", "tendinitis", "UL2"),
+        ("Possible tendinitis.", "| Problem | Status |\n|---|---|\n| Tendinitis | Suspected |\n", "tendinitis", "UL3"),
     ],
 )
 def test_hedge_after_the_mention(source: str, output: str, target: str, level: str) -> None:
@@ -60,6 +64,8 @@ def test_hedge_after_the_mention(source: str, output: str, target: str, level: s
         "Diagnoses: cystitis, possible pyelonephritis.",  # the hedge opens the next item
         "- Cystitis, improving; likely done with antibiotics Friday.",
         "- Cystitis, r/o stone.",
+        "- Cystitis, etiology unclear.",  # only the cause is unknown
+        "| Problem | Status |\n|---|---|\n| Cystitis | Improving |\n",
     ],
 )
 def test_hedge_on_something_else_stays_asserted(output: str) -> None:
@@ -84,6 +90,9 @@ def test_hedge_on_something_else_stays_asserted(output: str) -> None:
         ("Possible bronchitis.", "- Bronchitis not r/o.", "bronchitis", "UL3"),
         ("Possible bronchitis.", "- Poss bronchitis; albuterol.", "bronchitis", "UL3"),
         ("Possible melanoma.", "- No exam features suspicious for melanoma.", "melanoma", "UL1"),
+        ("Possible bronchitis.", "Bronchitis has not yet been confirmed.", "bronchitis", "UL3"),
+        # list_lead_ins.tsv: a presumptive/provisional diagnosis label
+        ("Possible bronchitis.", "Presumptive dx: bronchitis", "bronchitis", "UL2"),
     ],
 )
 def test_new_hedge_wordings(source: str, output: str, target: str, level: str) -> None:
@@ -106,6 +115,6 @@ def test_known_or_doing_well_stays_asserted(output: str) -> None:
 
 def test_after_rows_come_from_the_table() -> None:
     rows = scorer.output_reading()
-    assert rows["after_ul2"] and rows["after_ul3"]
+    assert rows["after_ul2"] and rows["after_ul3"] and rows["after_ul4"]
     levels = {lv.value for lv, _pat in scorer._after_words()}
-    assert levels == {"UL2", "UL3"}
+    assert levels == {"UL2", "UL3", "UL4"}

@@ -865,7 +865,7 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
-    "after_ul2", "after_ul3",
+    "after_ul2", "after_ul3", "after_ul4",
 )
 
 
@@ -1762,14 +1762,15 @@ def _dash_apposition(
 #: Levels a hedge written after a mention may give it ("PNA, likely", "DVT — not excluded",
 #: "Pneumonia (r/o)", "Appendicitis: unlikely"); a plain negation after a label is read elsewhere.
 _AFTER_LEVELS = frozenset({Level.HEDGED_ABSENT, Level.UL2, Level.UL3, Level.UL4, Level.UL5})
-#: After a mention: its closing emphasis, a separator (comma, colon, dash, opening parenthesis),
-#: one short phrase (group ``cue``), an optional "over/vs" alternative ("favored over bronchitis"),
-#: then the phrase's end: a closing parenthesis, punctuation, a spaced dash, emphasis or the line end.
+#: After a mention: its closing emphasis, a separator (comma, colon, dash, arrow, opening
+#: parenthesis, a table's cell border), one short phrase (group ``cue``), an optional "over/vs"
+#: alternative ("favored over bronchitis"), then the phrase's end: a closing parenthesis,
+#: punctuation, a cell border, a spaced dash, emphasis or the line end.
 _AFTER_HEDGE = regex.compile(
-    r"(?:\*\*|__|[*_])?[ \t]*(?:,|:|\(|[ \t]*(?:—|–|--?)(?=[ \t]))[ \t]*(?:\*\*|__|[*_])?"
+    r"(?:\*\*|__|[*_])?[ \t]*(?:,|:|\(|\||[ \t]*(?:—|–|--?|→|->)(?=[ \t]))[ \t]*(?:\*\*|__|[*_])?"
     r"(?P<cue>[^()\n,;:.*_—–]{1,50}?)(?:\*\*|__|[*_])?"
     r"(?:[ \t]+(?:over|vs\.?|versus|rather[ \t]+than)[ \t]+[^()\n;.]{1,60}?)?"
-    r"[ \t]*(?:\)|[.;,:!]|(?:\*\*|__)|[ \t]+(?:—|–|--?)[ \t]|(?=\n)|$)",
+    r"[ \t]*(?:\)|[.;,:!|]|(?:\*\*|__)|[ \t]+(?:—|–|--?)[ \t]|(?=\n)|$)",
     regex.V1 | regex.IGNORECASE,
 )
 
@@ -1782,13 +1783,13 @@ _AFTER_BUT = regex.compile(
 
 @lru_cache(maxsize=1)
 def _after_words() -> tuple[tuple[Level, Any], ...]:
-    """(level, compiled pattern) of the ``after_ul2``/``after_ul3`` rows of
+    """(level, compiled pattern) of the ``after_ul2``/``after_ul3``/``after_ul4`` rows of
     ``cuelex/data/output_reading.tsv``: hedges LLM outputs write after a finding that the
     extractor's lexicon has no cue for ("(unconfirmed)", "— provisional")."""
     flags = regex.V1 | regex.IGNORECASE
     return tuple(
         (level, regex.compile(pattern, flags))
-        for role, level in (("after_ul2", Level.UL2), ("after_ul3", Level.UL3))
+        for role, level in (("after_ul2", Level.UL2), ("after_ul3", Level.UL3), ("after_ul4", Level.UL4))
         for pattern, _example in output_reading()[role]
     )
 
@@ -1796,7 +1797,8 @@ def _after_words() -> tuple[tuple[Level, Any], ...]:
 def _after_hedge(output: str, start: int, end: int, engine: Any) -> Cue | None:
     """The hedge a problem-list line or label writes right after its finding, set off by a comma,
     colon, dash or parenthesis and standing alone ("PNA, likely; abx", "UTI — probable",
-    "**Sleep apnea — suspected**", "Kidney stone (unconfirmed)", "Pneumonia (r/o)"): the finding's
+    "**Sleep apnea — suspected**", "Kidney stone (unconfirmed)", "Pneumonia (r/o)", a table row
+    "| Gout | Suspected |"): the finding's
     level. The phrase must be a whole cue of the extractor's lexicon at a hedged level (or an
     ``after_*`` row of the output reading table) and end there: "Pneumonia, likely viral" hedges the
     cause, not the pneumonia. Only the mention's own line counts."""
