@@ -48,6 +48,11 @@ def test_level_probes17(probe: dict) -> None:
         # an arrow, a table row's next cell
         ("Probable tendinitis.", "- Tendinitis → probable; NSAIDs", "tendinitis", "UL2"),
         ("Possible tendinitis.", "| Problem | Status |\n|---|---|\n| Tendinitis | Suspected |\n", "tendinitis", "UL3"),
+        # an action after an arrow: a contingency (after_ul5)
+        ("Return if fainting.", "- Fainting → ED.", "fainting", "UL5"),
+        ("Return if fainting.", "- Any fainting -> call the clinic right away", "fainting", "UL5"),
+        # a call with "or 911" (ul5.call_if)
+        ("Return if fainting.", "Call the office or 911 for fainting.", "fainting", "UL5"),
     ],
 )
 def test_hedge_after_the_mention(source: str, output: str, target: str, level: str) -> None:
@@ -65,6 +70,8 @@ def test_hedge_after_the_mention(source: str, output: str, target: str, level: s
         "- Cystitis, improving; likely done with antibiotics Friday.",
         "- Cystitis, r/o stone.",
         "- Cystitis, etiology unclear.",  # only the cause is unknown
+        "- Cystitis — call if fever.",  # an action after a dash, not an arrow
+        "- Cystitis → ED visit last week.",
         "| Problem | Status |\n|---|---|\n| Cystitis | Improving |\n",
     ],
 )
@@ -115,6 +122,6 @@ def test_known_or_doing_well_stays_asserted(output: str) -> None:
 
 def test_after_rows_come_from_the_table() -> None:
     rows = scorer.output_reading()
-    assert rows["after_ul2"] and rows["after_ul3"] and rows["after_ul4"]
+    assert all(rows[f"after_ul{n}"] for n in (2, 3, 4, 5))
     levels = {lv.value for lv, _pat in scorer._after_words()}
-    assert levels == {"UL2", "UL3", "UL4"}
+    assert levels == {"UL2", "UL3", "UL4", "UL5"}

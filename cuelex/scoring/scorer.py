@@ -865,7 +865,7 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
-    "after_ul2", "after_ul3", "after_ul4",
+    "after_ul2", "after_ul3", "after_ul4", "after_ul5",
 )
 
 
@@ -1767,7 +1767,7 @@ _AFTER_LEVELS = frozenset({Level.HEDGED_ABSENT, Level.UL2, Level.UL3, Level.UL4,
 #: alternative ("favored over bronchitis"), then the phrase's end: a closing parenthesis,
 #: punctuation, a cell border, a spaced dash, emphasis or the line end.
 _AFTER_HEDGE = regex.compile(
-    r"(?:\*\*|__|[*_])?[ \t]*(?:,|:|\(|\||[ \t]*(?:—|–|--?|→|->)(?=[ \t]))[ \t]*(?:\*\*|__|[*_])?"
+    r"(?:\*\*|__|[*_])?[ \t]*(?P<sep>,|:|\(|\||[ \t]*(?:—|–|--?|→|->)(?=[ \t]))[ \t]*(?:\*\*|__|[*_])?"
     r"(?P<cue>[^()\n,;:.*_—–]{1,50}?)(?:\*\*|__|[*_])?"
     r"(?:[ \t]+(?:over|vs\.?|versus|rather[ \t]+than)[ \t]+[^()\n;.]{1,60}?)?"
     r"[ \t]*(?:\)|[.;,:!|]|(?:\*\*|__)|[ \t]+(?:—|–|--?)[ \t]|(?=\n)|$)",
@@ -1783,13 +1783,15 @@ _AFTER_BUT = regex.compile(
 
 @lru_cache(maxsize=1)
 def _after_words() -> tuple[tuple[Level, Any], ...]:
-    """(level, compiled pattern) of the ``after_ul2``/``after_ul3``/``after_ul4`` rows of
+    """(level, compiled pattern) of the ``after_*`` rows of
     ``cuelex/data/output_reading.tsv``: hedges LLM outputs write after a finding that the
     extractor's lexicon has no cue for ("(unconfirmed)", "— provisional")."""
     flags = regex.V1 | regex.IGNORECASE
     return tuple(
         (level, regex.compile(pattern, flags))
-        for role, level in (("after_ul2", Level.UL2), ("after_ul3", Level.UL3), ("after_ul4", Level.UL4))
+        for role, level in (
+            ("after_ul2", Level.UL2), ("after_ul3", Level.UL3), ("after_ul4", Level.UL4), ("after_ul5", Level.UL5)
+        )
         for pattern, _example in output_reading()[role]
     )
 
@@ -1801,7 +1803,8 @@ def _after_hedge(output: str, start: int, end: int, engine: Any) -> Cue | None:
     "| Gout | Suspected |"): the finding's
     level. The phrase must be a whole cue of the extractor's lexicon at a hedged level (or an
     ``after_*`` row of the output reading table) and end there: "Pneumonia, likely viral" hedges the
-    cause, not the pneumonia. Only the mention's own line counts."""
+    cause, not the pneumonia. An action after an arrow makes the finding a contingency ("Chest pain →
+    ED", ``after_ul5``). Only the mention's own line counts."""
     if engine is None:
         return None
     found = _AFTER_HEDGE.match(output, end)
@@ -1823,8 +1826,8 @@ def _after_hedge(output: str, start: int, end: int, engine: Any) -> Cue | None:
         level, rule = hit[2].level, hit[1]
     else:
         level = next((lv for lv, pat in _after_words() if pat.fullmatch(text)), None)
-        if level is None:
-            return None
+        if level is None or (level is Level.UL5 and found.group("sep").strip() not in ("→", "->")):
+            return None  # an action after an arrow only: "Chest pain → ED" (not "Pneumonia, call if worse")
         rule = f"after.{level.value.lower()}"
     return Cue(text=output[s:e], start=s, end=e, level=level, rule_id=rule, direction=Direction.BACKWARD)
 
