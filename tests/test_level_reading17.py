@@ -45,6 +45,9 @@ def test_level_probes17(probe: dict) -> None:
         ("Possible tendinitis.", "- Tendinitis — to be confirmed with ultrasound.", "tendinitis", "UL3"),
         ("Probable tendinitis.", "1. Tendinitis — working diagnosis; NSAIDs.", "tendinitis", "UL2"),
         ("Possible tendinitis.", "- Tendinitis, diagnosis still uncertain.", "tendinitis", "UL4"),
+        # a cue written after its item with a space only, or after more words of the phrase
+        ("Possible tendinitis.", "- Tendinitis suspected, ultrasound next week.", "tendinitis", "UL3"),
+        ("Probable tendinitis.", "**Tendinitis flare – probable**\n- rest", "tendinitis", "UL2"),
         # an arrow, a table row's next cell
         ("Probable tendinitis.", "- Tendinitis → probable; NSAIDs", "tendinitis", "UL2"),
         ("Possible tendinitis.", "| Problem | Status |\n|---|---|\n| Tendinitis | Suspected |\n", "tendinitis", "UL3"),
@@ -71,6 +74,8 @@ def test_hedge_after_the_mention(source: str, output: str, target: str, level: s
         "- Cystitis, r/o stone.",
         "- Cystitis, etiology unclear.",  # only the cause is unknown
         "- Cystitis — call if fever.",  # an action after a dash, not an arrow
+        "- Cystitis 2/2 catheter – likely",  # the hedge is on the relation
+        "- Cystitis r/o, UA pending",  # a forward cue needs a written separator
         "- Cystitis → ED visit last week.",
         "| Problem | Status |\n|---|---|\n| Cystitis | Improving |\n",
     ],
