@@ -103,6 +103,9 @@ def test_hedge_on_something_else_stays_asserted(output: str) -> None:
         ("Possible bronchitis.", "- Poss bronchitis; albuterol.", "bronchitis", "UL3"),
         ("Possible melanoma.", "- No exam features suspicious for melanoma.", "melanoma", "UL1"),
         ("Possible bronchitis.", "Bronchitis has not yet been confirmed.", "bronchitis", "UL3"),
+        ("Possible bronchitis.", "Your cough may have been caused by bronchitis.", "bronchitis", "UL3"),
+        ("Possible bronchitis.", "Your cough looks a lot like bronchitis.", "bronchitis", "UL2"),
+        ("Possible bronchitis.", "Our best guess is bronchitis.", "bronchitis", "UL2"),
         # list_lead_ins.tsv: a presumptive/provisional diagnosis label
         ("Possible bronchitis.", "Presumptive dx: bronchitis", "bronchitis", "UL2"),
     ],
