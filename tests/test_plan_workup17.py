@@ -1,0 +1,108 @@
+"""Workup and cause grammar of plans dictated after a visit (issue 12, seventeenth session): the
+patient as the object of a workup verb ("evaluate you for", "check you for", "test your blood
+for"), the verb "work up" with a determiner in any tense, a purpose clause with a contracted or
+demonstrative subject ("to make sure you're not", "to see if you're", "to find out whether it's",
+"to make sure this hasn't turned into"), "sounds like" before a bare noun, the organ after "damage
+to", a spoken origin or small amount after a hedge ("likely coming from", "a bit of"), and a treatment
+blamed by a hedged cause ("likely related to her new medication"). Sentences are written for these
+tests; the held-out probes of benchmark/data/plan_probes17.jsonl are different sentences."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import cuelex
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pairs_of(text: str) -> set[tuple[str, str]]:
+    return {(p.target_text, p.level.value) for p in cuelex.extract(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("Neurology will evaluate you for multiple sclerosis.", "multiple sclerosis"),
+        ("I would like to check you for an iron deficiency.", "iron deficiency"),
+        ("We will screen you for hepatitis C today.", "hepatitis C"),
+        ("The lab will test his urine for protein.", "protein"),
+        ("Over the next month we will work up the unexplained weight loss.", "unexplained weight loss"),
+        ("We are still working up these recurrent fevers.", "recurrent fevers"),
+        ("We will check a blood count to make sure you're not anemic.", "anemic"),
+        ("A repeat film in two weeks to make sure this hasn't turned into a pneumonia.", "pneumonia"),
+        ("A swallow study will help us figure out if he's aspirating.", "aspirating"),
+        ("We will biopsy the lesion to find out whether it's a basal cell carcinoma.", "basal cell carcinoma"),
+        ("We will get a PET scan to check for spread to the lymph nodes.", "spread to the lymph nodes"),
+        ("Eye exam every year to check for damage to the optic nerve.", "damage to the optic nerve"),
+    ],
+)
+def test_a_dictated_workup_target_is_ul5(text: str, target: str) -> None:
+    assert (target, "UL5") in pairs_of(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Slowly work up to using it every night.",
+        "We will work up the dose of gabapentin over two weeks.",
+        "We will call you to see if you're doing better on the new dose.",
+        "I'll check to see if it's covered by your insurance.",
+        "Make sure that is not a problem for your insurance.",
+    ],
+)
+def test_a_workup_verb_with_no_finding_gives_no_pair(text: str) -> None:
+    assert pairs_of(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "level"),
+    [
+        ("Overall this sounds like trigeminal neuralgia.", "trigeminal neuralgia", "UL2"),
+        ("The heel pain is most likely coming from plantar fasciitis.", "plantar fasciitis", "UL2"),
+        ("The knee pain is likely stemming from a patellar tendinopathy.", "patellar tendinopathy", "UL2"),
+        ("Probably a bit of bursitis in that shoulder.", "bursitis", "UL2"),
+        ("The ankle swelling is likely caused by her new medication.", "new medication", "UL2"),
+        ("His dry cough could be related to the blood pressure pills.", "blood pressure pills", "UL3"),
+        ("The headaches are probably a side effect of the hormone therapy.",
+         "side effect of the hormone therapy", "UL2"),
+    ],
+)
+def test_a_spoken_impression_or_a_hedged_cause_keeps_its_target(text: str, target: str, level: str) -> None:
+    assert (target, level) in pairs_of(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "That sounds like it is getting better.",
+        "It sounds like the new brace helped.",
+        "It sounds like things are improving.",
+        "That sounds like a good plan.",
+        "Continue the medication as prescribed.",
+        "She will likely benefit from therapy.",
+        "We will likely need surgery in the spring.",
+    ],
+)
+def test_a_course_a_plan_or_a_treatment_without_a_cause_link_gives_no_pair(text: str) -> None:
+    assert pairs_of(text) == set()
+
+
+def test_damage_to_a_purpose_is_not_an_organ() -> None:
+    """"damage to prevent healing": "to" starts a purpose, so the target stops at "damage"."""
+    assert ("damage", "UL5") in pairs_of("We will do an x-ray to make sure there is no damage to prevent healing.")
+
+
+def test_held_out_plan_probes17_hold_their_measured_floor() -> None:
+    """plan_probes17.jsonl was written before this session's rules (86 of 97 right at 0710bef); the
+    rules of this session bring it to 91 of 97."""
+    sys.path.insert(0, str(ROOT / "benchmark"))
+    import plan_probes
+
+    probes = plan_probes.load(ROOT / "benchmark" / "data" / "plan_probes17.jsonl")
+    assert len(probes) == 97
+    right = sum(not plan_probes.check(p) for p in probes)
+    assert right >= 90
