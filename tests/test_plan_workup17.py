@@ -2,8 +2,10 @@
 patient as the object of a workup verb ("evaluate you for", "check you for", "test your blood
 for"), the verb "work up" with a determiner in any tense, a purpose clause with a contracted or
 demonstrative subject ("to make sure you're not", "to see if you're", "to find out whether it's",
-"to make sure this hasn't turned into"), "sounds like" before a bare noun, the organ after "damage
-to", a spoken origin or small amount after a hedge ("likely coming from", "a bit of"), and a treatment
+"to make sure this hasn't turned into"), "sounds like" before a bare noun, "get checked for", "we'll reassess the", the organ after "damage
+to", a spoken origin, small amount, reassurance or naming after a hedge ("likely coming from", "a bit
+of", "probably just", "what we call", "I suspect it's"), spoken confidence ("I'm fairly sure"),
+"classic for", and a treatment
 blamed by a hedged cause ("likely related to her new medication"). Sentences are written for these
 tests; the held-out probes of benchmark/data/plan_probes17.jsonl are different sentences."""
 
@@ -38,6 +40,8 @@ def pairs_of(text: str) -> set[tuple[str, str]]:
         ("We will biopsy the lesion to find out whether it's a basal cell carcinoma.", "basal cell carcinoma"),
         ("We will get a PET scan to check for spread to the lymph nodes.", "spread to the lymph nodes"),
         ("Eye exam every year to check for damage to the optic nerve.", "damage to the optic nerve"),
+        ("He should see a dermatologist to get checked for skin cancer.", "skin cancer"),
+        ("We'll reassess the tinea at your next visit.", "tinea"),
     ],
 )
 def test_a_dictated_workup_target_is_ul5(text: str, target: str) -> None:
@@ -52,6 +56,7 @@ def test_a_dictated_workup_target_is_ul5(text: str, target: str) -> None:
         "We will call you to see if you're doing better on the new dose.",
         "I'll check to see if it's covered by your insurance.",
         "Make sure that is not a problem for your insurance.",
+        "We'll recheck your blood pressure next time.",
     ],
 )
 def test_a_workup_verb_with_no_finding_gives_no_pair(text: str) -> None:
@@ -69,6 +74,12 @@ def test_a_workup_verb_with_no_finding_gives_no_pair(text: str) -> None:
         ("His dry cough could be related to the blood pressure pills.", "blood pressure pills", "UL3"),
         ("The headaches are probably a side effect of the hormone therapy.",
          "side effect of the hormone therapy", "UL2"),
+        ("The sore throat is probably just a virus.", "virus", "UL2"),
+        ("Her hand pain is most consistent with what we call De Quervain tenosynovitis.",
+         "De Quervain tenosynovitis", "UL2"),
+        ("I suspect it's a flare of her psoriasis.", "flare of her psoriasis", "UL3"),
+        ("The rash along the belt line is classic for contact dermatitis.", "contact dermatitis", "UL2"),
+        ("I'm fairly sure this is a Baker's cyst.", "Baker's cyst", "UL2"),
     ],
 )
 def test_a_spoken_impression_or_a_hedged_cause_keeps_its_target(text: str, target: str, level: str) -> None:
@@ -85,6 +96,7 @@ def test_a_spoken_impression_or_a_hedged_cause_keeps_its_target(text: str, targe
         "Continue the medication as prescribed.",
         "She will likely benefit from therapy.",
         "We will likely need surgery in the spring.",
+        "It's probably nothing serious.",
     ],
 )
 def test_a_course_a_plan_or_a_treatment_without_a_cause_link_gives_no_pair(text: str) -> None:
