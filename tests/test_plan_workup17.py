@@ -118,3 +118,23 @@ def test_held_out_plan_probes17_hold_their_measured_floor() -> None:
     assert len(probes) == 97
     right = sum(not plan_probes.check(p) for p in probes)
     assert right >= 90
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you feel up to it, walk for twenty minutes after dinner.",
+        "Call us if your daughter has any questions about the dressing.",
+        "We will watch for adherence to the low salt diet.",
+        "If there is any delay with the prior authorization, call the office.",
+        "If he is still having trouble, we will change the plan.",
+    ],
+)
+def test_logistics_and_people_after_a_contingency_give_no_pair(text: str) -> None:
+    """A visit's logistics and the people around the patient name no finding of the patient."""
+    assert pairs_of(text) == set()
+
+
+def test_trouble_with_a_function_stays_a_finding() -> None:
+    assert ("trouble swallowing", "UL5") in pairs_of("If she has trouble swallowing, she should come in.")
+
