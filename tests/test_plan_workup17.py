@@ -138,3 +138,20 @@ def test_logistics_and_people_after_a_contingency_give_no_pair(text: str) -> Non
 def test_trouble_with_a_function_stays_a_finding() -> None:
     assert ("trouble swallowing", "UL5") in pairs_of("If she has trouble swallowing, she should come in.")
 
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("Be sure to tell us if you see any pus around the stitches.", "pus"),
+        ("If you see signs of infection around the drain, call us.", "infection"),
+    ],
+)
+def test_an_instruction_to_tell_us_of_a_sign_is_a_contingency(text: str, target: str) -> None:
+    """"to tell us if you see any X" asks the patient to report an onset (a contingency, UL5); only
+    "tell us if you have X" after a test asks the test a question (lay.will_tell_whether)."""
+    assert (target, "UL5") in pairs_of(text)
+
+
+def test_seeing_a_doctor_is_no_onset() -> None:
+    assert pairs_of("If she sees the cardiologist next week, send him the notes.") == set()
+
