@@ -155,3 +155,19 @@ def test_an_instruction_to_tell_us_of_a_sign_is_a_contingency(text: str, target:
 def test_seeing_a_doctor_is_no_onset() -> None:
     assert pairs_of("If she sees the cardiologist next week, send him the notes.") == set()
 
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("She will weigh herself daily and notify us if these begin to go up.", "these begin to go up"),
+        ("Keep a log of your blood pressures and call me if they keep going up.", "keep going up"),
+    ],
+)
+def test_a_rise_of_the_values_the_patient_measures_is_the_contingency(text: str, target: str) -> None:
+    """A plural pronoun after "if" standing for home measurements: their rise is the UL5 target."""
+    assert (target, "UL5") in pairs_of(text)
+
+
+def test_a_pronoun_without_a_rise_is_no_measured_value() -> None:
+    assert pairs_of("Call us if they have any questions about the forms.") == set()
+

@@ -1793,15 +1793,37 @@ class Engine:
                 return True
         return False
 
+    #: a plural pronoun after "if" that can stand for values the patient measures (weights, readings)
+    _MONITORED_PRONOUNS = frozenset({"these", "they", "those"})
+    _RISING = regex.compile(
+        r"(?:(?:start|starts|begin|begins|continue|continues|keep|keeps)\s+(?:to\s+)?)?"
+        r"(?:increas(?:e|es|ing)|ris(?:e|es|ing)|go(?:es)?\s+up|going\s+up|climb(?:s|ing)?|trend(?:s|ing)?\s+up(?:ward)?)\b",
+        regex.IGNORECASE,
+    )
+
     def _condition_predicate(self, toks: Sequence[_Tok], i: int) -> tuple[int, int] | None:
         """ "if he fails to improve", "if she does not get better", telegraphic "if not improving",
         "if she gains 3 pounds":
         with the patient as the (possibly dropped) subject of a condition on their course, the
         course itself is the contingency, so the predicate is the target (there is no finding
         noun to take)."""
+        if (
+            1 < i < len(toks)
+            and toks[i - 1].low in self._MONITORED_PRONOUNS
+            and toks[i - 2].low in self._CONDITIONALS
+        ):
+            # the cue took the pronoun ("call me if they"): the rise after it is the target
+            m = self._RISING.match(" ".join(t.low for t in toks[i : i + 5]))
+            return (i, i + len(m.group(0).split())) if m is not None else None
         if i == 0 or i >= len(toks) or toks[i - 1].low not in self._CONDITIONALS:
             return None
         k = i
+        if toks[k].low in self._MONITORED_PRONOUNS:
+            # "monitor her daily weights and call me if these start to increase": the pronoun stands
+            # for the values the patient measures, and their rise is the contingency
+            words = " ".join(t.low for t in toks[k + 1 : k + 6])
+            m = self._RISING.match(words)
+            return (k, k + 1 + len(m.group(0).split())) if m is not None else None
         if toks[k].low in ("the", "this") and k + 1 < len(toks) and toks[k + 1].low in ("patient", "pt", "child"):
             k += 2
         elif self._is_person(toks, k) and toks[k].low not in ("we", "it"):
