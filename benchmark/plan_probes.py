@@ -40,6 +40,8 @@ Orthopedics").
 
 ``benchmark/data/plan_probes15.jsonl`` (fifteenth session, rows ``x01``–``x45``, ``doc: written``, 34 of
 45 right at 11a70ee) is read with ``--probes``; its classes are described in benchmark/data/README.md.
+``plan_probes16.jsonl`` (rows ``y01``–``y56``) and ``plan_probes17.jsonl`` (seventeenth session, rows
+``z01``–``z97``, 86 of 97 right at 0710bef) are read the same way.
 
 A probe is right when every ``expect`` pair is found (level among ``levels``; the cuelex target
 lies inside ``target`` and covers ``core``, case aside) and no pair has a target overlapping a

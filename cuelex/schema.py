@@ -204,6 +204,8 @@ class TargetRules(BaseModel):
     watch_fillers: tuple[str, ...] = ()
     located_prepositions: tuple[str, ...] = ()
     substance_heads: tuple[str, ...] = ()
+    to_complement_heads: tuple[str, ...] = ()
+    cause_heads: tuple[str, ...] = ()
     specimen_words: tuple[str, ...] = ()
     threshold_words: tuple[str, ...] = ()
     imperative_openers: tuple[str, ...] = ()

@@ -1164,6 +1164,8 @@ class Engine:
         self._located_preps = frozenset(w.lower() for w in t.located_prepositions)
         self._location_frames = frozenset(w.lower() for w in t.location_frames)
         self._substance_heads = frozenset(w.lower() for w in t.substance_heads)
+        self._to_complement_heads = frozenset(w.lower() for w in t.to_complement_heads)
+        self._cause_heads = frozenset(w.lower() for w in t.cause_heads)
         self._specimen_words = frozenset(w.lower() for w in t.specimen_words)
         self._threshold_words = frozenset(w.lower() for w in t.threshold_words)
         self._imperative_openers = frozenset(w.lower() for w in t.imperative_openers)
@@ -1549,6 +1551,7 @@ class Engine:
             and (i == 0 or toks[i - 1].low in (".", ":", ";"))
         ):
             i += 2  # a list number ("2. Minimal bibasilar atelectasis") is not part of the target
+        start = i
         strip_leading = self._strip_leading
         leading_first = strip_leading._phrases  # first tokens of its items
         while i < j:
@@ -1625,6 +1628,15 @@ class Engine:
                 ):
                     k = m + 1  # "a temperature over 101": the threshold is part of the finding
                     continue
+            if (
+                tok.low == "to"
+                and k > i
+                and toks[k - 1].low in self._to_complement_heads
+                and k + 1 < j
+                and (toks[k + 1].low in self._TO_ORGAN_STARTS or toks[k + 1].low in self._body_site_words)
+            ):
+                k += 1  # "damage to the retina", "injury to the spleen": the organ completes the finding
+                continue
             if tok.punct and tok.low not in ("%", "'", "’", "/", "+", "#"):
                 break
             if (
@@ -1666,7 +1678,8 @@ class Engine:
         )
         non_targets = self._non_targets
         plain = non_targets.isdisjoint(words)  # no non-target word (the usual case)
-        if not changing and (
+        cause = words[-1:] and words[-1] in self._cause_heads and self._after_cause_link(toks, start, k - 1)
+        if not changing and not cause and (
             not words
             or (
                 "".join(words).isdigit()  # every word all digits (words are never empty)
@@ -1675,7 +1688,7 @@ class Engine:
             )
         ):
             return None  # "informative", "follow-up": no clinical target
-        if not changing and not plain and self._non_target_or_modifier.issuperset(
+        if not changing and not cause and not plain and self._non_target_or_modifier.issuperset(
             [w for w in words[:-1] if not w.endswith("ly")] + words[-1:]
             if words[-1] in self._normal_states
             else words
@@ -1683,10 +1696,10 @@ class Engine:
             # "additional treatment", "high clinical concern"; an adverb before a normal state
             # counts as neither ("grossly intact", "grossly unremarkable": no finding is named)
             return None
-        if words[-1] in self._non_target_heads:
+        if words[-1] in self._non_target_heads and not cause:
             return None  # "dedicated rib views", "preoperative counseling": a plan, not a finding
         head = words[words.index("of", 1) - 1] if "of" in words[1:] else words[-1]
-        if head in self._non_target_heads or (
+        if (head in self._non_target_heads and not (cause and head == words[-1])) or (
             self._procedure_suffixes
             and head.endswith(self._procedure_suffixes)
             and not self._PAST.intersection(words)
@@ -1741,6 +1754,10 @@ class Engine:
     _GENERIC_HEADS = frozenset({"findings", "finding", "symptoms", "symptom", "changes", "change"})
     _DECISIVE = frozenset({"acute", "new", "active", "recurrent", "recurring", "worsening", "residual", "persistent"})
 
+    # what may follow "damage to" when it names an organ ("the retina", "her kidneys", "both knees"),
+    # not a purpose ("damage to prevent healing")
+    _TO_ORGAN_STARTS = frozenset({"the", "his", "her", "their", "your", "its", "my", "our", "both", "either"})
+
     _CONDITIONALS = frozenset({"if", "unless"})
     _NOT_IMPROVING = regex.compile(
         r"(?:(?:does|do|did)\s+not\s+|(?:doesn|don|didn)['’]t\s+|fails?\s+to\s+)"
@@ -1758,15 +1775,54 @@ class Engine:
         regex.IGNORECASE,
     )
 
+    #: the words a hedged cause ends on before the thing blamed ("likely related to", "probably caused
+    #: by", "could be from", "a side effect of", "a reaction to"), as (word before, last word) or (last word,)
+    _CAUSE_LINKS = frozenset({
+        ("due", "to"), ("secondary", "to"), ("related", "to"), ("attributed", "to"), ("reaction", "to"),
+        ("caused", "by"), ("induced", "by"), ("triggered", "by"), ("effect", "of"), ("effects", "of"), ("from",),
+    })
+
+    def _after_cause_link(self, toks: Sequence[_Tok], start: int, i: int) -> bool:
+        """True when a hedged cause's link ends before toks[i] from the target's raw start on ("likely
+        related to her new medication", "a side effect of the hormone therapy"): the medicine blamed
+        is the proposition, not a plan."""
+        for p in range(max(start, 1), i + 1):
+            last = toks[p - 1].low
+            if (last,) in self._CAUSE_LINKS or (p >= 2 and (toks[p - 2].low, last) in self._CAUSE_LINKS):
+                return True
+        return False
+
+    #: a plural pronoun after "if" that can stand for values the patient measures (weights, readings)
+    _MONITORED_PRONOUNS = frozenset({"these", "they", "those"})
+    _RISING = regex.compile(
+        r"(?:(?:start|starts|begin|begins|continue|continues|keep|keeps)\s+(?:to\s+)?)?"
+        r"(?:increas(?:e|es|ing)|ris(?:e|es|ing)|go(?:es)?\s+up|going\s+up|climb(?:s|ing)?|trend(?:s|ing)?\s+up(?:ward)?)\b",
+        regex.IGNORECASE,
+    )
+
     def _condition_predicate(self, toks: Sequence[_Tok], i: int) -> tuple[int, int] | None:
         """ "if he fails to improve", "if she does not get better", telegraphic "if not improving",
         "if she gains 3 pounds":
         with the patient as the (possibly dropped) subject of a condition on their course, the
         course itself is the contingency, so the predicate is the target (there is no finding
         noun to take)."""
+        if (
+            1 < i < len(toks)
+            and toks[i - 1].low in self._MONITORED_PRONOUNS
+            and toks[i - 2].low in self._CONDITIONALS
+        ):
+            # the cue took the pronoun ("call me if they"): the rise after it is the target
+            m = self._RISING.match(" ".join(t.low for t in toks[i : i + 5]))
+            return (i, i + len(m.group(0).split())) if m is not None else None
         if i == 0 or i >= len(toks) or toks[i - 1].low not in self._CONDITIONALS:
             return None
         k = i
+        if toks[k].low in self._MONITORED_PRONOUNS:
+            # "monitor her daily weights and call me if these start to increase": the pronoun stands
+            # for the values the patient measures, and their rise is the contingency
+            words = " ".join(t.low for t in toks[k + 1 : k + 6])
+            m = self._RISING.match(words)
+            return (k, k + 1 + len(m.group(0).split())) if m is not None else None
         if toks[k].low in ("the", "this") and k + 1 < len(toks) and toks[k + 1].low in ("patient", "pt", "child"):
             k += 2
         elif self._is_person(toks, k) and toks[k].low not in ("we", "it"):
