@@ -673,7 +673,7 @@ class OutputIndex:
         seg_of = self.segment_of()
         out = []
         for i in self.occurrences(first):
-            if i + 3 < len(toks) and toks[i + 1].norm in ("or", "and", "nor"):
+            if i + 3 < len(toks) and toks[i + 1].norm in ("or", "and", "nor") and seg_of[i + 1] == seg_of[i]:
                 for k in (i + 3, i + 4):
                     if k < len(toks) and seg_of[k] == seg_of[i] and toks[k].norm == head:
                         if all(t.norm not in _FUNCTION for t in toks[i + 2 : k]):
@@ -737,7 +737,11 @@ class OutputIndex:
             if nxt >= n or toks[nxt].norm in _FUNCTION or toks[nxt].sent != toks[i].sent:
                 return i
             if closing:
-                return nxt if m > i else i  # "A, B, or C": at least two members before the "or"
+                # "A, B, or C": at least two members before the "or", or ``i`` a member after a comma
+                prior = i > 0 and toks[i - 1].sent == toks[i].sent and bool(
+                    _LIST_COMMA.fullmatch(self.text[toks[i - 1].end : toks[i].start])
+                )
+                return nxt if m > i or prior else i
             m = nxt
 
     def _slash_between(self, j: int) -> bool:
