@@ -111,3 +111,29 @@ def test_blood_near_the_gut_is_not_gi_bleeding(output: str) -> None:
 def test_hypersensitivity_as_extra_sensitive() -> None:
     assert _found("hypersensitivity", "The lining of your gullet may be extra sensitive.") is not None
     assert _found("hypersensitivity", "Your skin is sensitive to the sun.") is None
+
+
+@pytest.mark.parametrize(
+    ("target", "output"),
+    [
+        ("diabetic retinopathy", "The eye specialist will look for eye problems caused by your sugar."),
+        ("peripheral neuropathy", "The tingling may come from nerve problems in your legs."),
+    ],
+)
+def test_a_pathy_as_problems_of_its_organ(target: str, output: str) -> None:
+    assert _found(target, output) is not None, output
+
+
+def test_problems_of_another_organ_are_not_the_pathy() -> None:
+    assert _found("diabetic retinopathy", "We talked about your kidney problems and new eye drops.") is None
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "The upset stomach most likely came from the spicy foods you ate on the trip.",
+        "Your sugar went up because you were off your diet last week.",
+    ],
+)
+def test_dietary_indiscretion_in_everyday_words(output: str) -> None:
+    assert _found("dietary indiscretion", output) is not None, output
