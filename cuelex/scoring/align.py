@@ -208,6 +208,9 @@ SHARED_HEAD_REACH = 3  # tokens after a slash list of modifiers where their shar
 CONCEPT_MAX_WINDOW = 6  # output phrases looked up in the vocabulary have at most this many words
 
 _WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)*", regex.V1)
+_LIST_COMMA = regex.compile(r"[ \t]*,[ \t]*", regex.V1)
+_GAP_SPACE = regex.compile(r"[ \t]+", regex.V1)
+_LIST_JOIN = frozenset({"or", "and", "nor"})
 _GAP_OK = regex.compile(r"[\s\-\u2010-\u2015\u2212/'’]*", regex.V1)
 _DIGITS = regex.compile(r"\d+")
 _ARTICLES = frozenset({"a", "an", "the"})
@@ -670,7 +673,7 @@ class OutputIndex:
         seg_of = self.segment_of()
         out = []
         for i in self.occurrences(first):
-            if i + 3 < len(toks) and toks[i + 1].norm in ("or", "and", "nor"):
+            if i + 3 < len(toks) and toks[i + 1].norm in ("or", "and", "nor") and seg_of[i + 1] == seg_of[i]:
                 for k in (i + 3, i + 4):
                     if k < len(toks) and seg_of[k] == seg_of[i] and toks[k].norm == head:
                         if all(t.norm not in _FUNCTION for t in toks[i + 2 : k]):
@@ -694,13 +697,52 @@ class OutputIndex:
         while j + 1 < len(toks) and self._slash_between(j):
             j += 1
         if j == i:
+            j = self._comma_list_last(i)
+        if j == i:
             return out
-        last = self.segment_of()[i][1]
+        last = self.segment_of()[j][1]
         for k in range(j + 1, min(j + SHARED_HEAD_REACH, last) + 1):
             if toks[k - 1].norm in _FUNCTION and k - 1 > j:
                 break
             out.append(k)
         return out
+
+    def _comma_list_last(self, i: int) -> int:
+        """The first token of the last member of a comma list of modifiers that token ``i`` opens
+        ("GI, GU, or abnormal menstrual bleeding"; "GI, urinary tract or menstrual bleeding"):
+        members of one or two content words, closed by "or"/"and"/"nor" after at least one comma,
+        in one sentence; ``i`` when ``i`` opens no such list."""
+        toks = self.tokens
+        n = len(toks)
+        m, commas = i, 0
+        while True:
+            found: tuple[int, bool] | None = None
+            for e in (m, m + 1):  # the member's last token: one or two content words
+                if e + 1 >= n or toks[e].norm in _FUNCTION or toks[e + 1].sent != toks[i].sent:
+                    break
+                gap = self.text[toks[e].end : toks[e + 1].start]
+                if _LIST_COMMA.fullmatch(gap):
+                    commas += 1
+                    closing = toks[e + 1].norm in _LIST_JOIN
+                    found = (e + 2 if closing else e + 1, closing)
+                    break
+                if commas and _GAP_SPACE.fullmatch(gap) and toks[e + 1].norm in _LIST_JOIN:
+                    found = (e + 2, True)
+                    break
+                if not _GAP_SPACE.fullmatch(gap):
+                    break
+            if found is None:
+                return i
+            nxt, closing = found
+            if nxt >= n or toks[nxt].norm in _FUNCTION or toks[nxt].sent != toks[i].sent:
+                return i
+            if closing:
+                # "A, B, or C": at least two members before the "or", or ``i`` a member after a comma
+                prior = i > 0 and toks[i - 1].sent == toks[i].sent and bool(
+                    _LIST_COMMA.fullmatch(self.text[toks[i - 1].end : toks[i].start])
+                )
+                return nxt if m > i or prior else i
+            m = nxt
 
     def _slash_between(self, j: int) -> bool:
         """Tokens ``j`` and ``j + 1`` are members of a slash list ("GI/GU"), not a unit ("A/P",
@@ -3294,7 +3336,7 @@ def _phrase_abbreviation_candidates(words: tuple[str, ...], idx: OutputIndex) ->
                     # continues, whose head it shares ("GI/GU bleeding" ~ "GI bleeding")
                     for q in idx.shared_head_starts(i) if after and not before else [i + 1]:
                         b = q + len(after) - 1
-                        if b > seg_of[i][1] or any(toks[q + k].norm != w for k, w in enumerate(after)):
+                        if b > seg_of[q if q > i + 1 else i][1] or any(toks[q + k].norm != w for k, w in enumerate(after)):
                             continue
                         if (a, b) not in spans:
                             spans.append((a, b))
