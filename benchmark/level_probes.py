@@ -31,7 +31,13 @@ possibility", "has not been fully ruled out"), ``watch-for`` ("keep an eye out f
 round (``level_probes16.jsonl``, session 16, written before its code): ``lay-chance16``,
 ``check-whether`` ("to see if you have"), ``bold-split`` (a hedge and its finding in separate
 emphasis), ``heading-body16`` (a blank line under the heading, a "complaint – finding" title) and
-``plan-item`` ("referral for possible X", "labs for anemia"). Scored as
+``plan-item`` ("referral for possible X", "labs for anemia"). A sixth round
+(``level_probes17.jsonl``, session 17, written before its code): ``problem-line17`` (a hedge in a
+problem-list line, before or after the finding, in parentheses or after a dash: "PNA, likely",
+"diverticulitis favored", "Kidney stone (unconfirmed)", "?PE"), ``heading-body17`` (a hedge in an
+"Assessment:"/"Impression —" label line or a bold heading), ``patient-hedge17`` (plain-language
+hedges: "signs that might point to", "seems to be", "it sounds like you may have had") and
+``hedge-elsewhere17`` (controls: the hedge is on the cause or another finding). Scored as
 :mod:`clause_probes` scores its probes (``cuelex.score`` defaults).
 """
 
@@ -50,6 +56,7 @@ PROBES = [
     Path(__file__).resolve().parent / "data" / "level_probes_lay2.jsonl",
     Path(__file__).resolve().parent / "data" / "level_probes15.jsonl",
     Path(__file__).resolve().parent / "data" / "level_probes16.jsonl",
+    Path(__file__).resolve().parent / "data" / "level_probes17.jsonl",
 ]
 
 

@@ -865,6 +865,7 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
+    "after_ul2", "after_ul3", "after_ul4", "after_ul5",
 )
 
 
@@ -1758,6 +1759,106 @@ def _dash_apposition(
     return None
 
 
+#: Levels a hedge written after a mention may give it ("PNA, likely", "DVT — not excluded",
+#: "Pneumonia (r/o)", "Appendicitis: unlikely"); a plain negation after a label is read elsewhere.
+_AFTER_LEVELS = frozenset({Level.HEDGED_ABSENT, Level.UL2, Level.UL3, Level.UL4, Level.UL5})
+#: After a mention: its closing emphasis, up to three more words of its noun phrase (group
+#: ``gap``: "Gout FLARE – likely"; no relation word, which would hand the hedge to what follows:
+#: "knee pain 2/2 OA – likely"), a separator (group ``sep``: comma, colon, dash, arrow, opening
+#: parenthesis, a table's cell border, or a bare space for a cue written after its item: "Gout
+#: suspected, uric acid pending"), one short phrase (group ``cue``), an optional "over/vs"
+#: alternative ("favored over bronchitis"), then the phrase's end: a closing parenthesis,
+#: punctuation, a cell border, a spaced dash, emphasis or the line end.
+_AFTER_GAP = (
+    r"(?P<gap>(?:[ \t]+(?!(?:from|due|to|of|with|2/2|secondary|after|and|or|vs|versus|s/p|w/|in|on|at|for|by|"
+    r"is|are|was|were|likely|probably|possibly|possible|probable|suspected|presumed|improving|worsening|"
+    r"resolv\w*|stable|(?:un)?controlled|better|worse|ongoing|persistent|recurrent|noted|seen|present|"
+    r"confirmed|treated|diagnosed|today|now|again)\b)[\w'’/-]+){1,3})"
+)
+_AFTER_SEP = r"(?P<sep>,|:|\(|\||[ \t]*(?:—|–|--?|→|->)(?=[ \t])"
+_AFTER_TAIL = (
+    r"[ \t]*(?:\*\*|__|[*_])?(?P<cue>[^()\n,;:.*_—–|]{1,50}?)(?:\*\*|__|[*_])?"
+    r"(?:[ \t]+(?:over|vs\.?|versus|rather[ \t]+than)[ \t]+[^()\n;.]{1,60}?)?"
+    r"[ \t]*(?:\)|[.;,:!|]|(?:\*\*|__)|[ \t]+(?:—|–|--?)[ \t]|(?=\n)|$)"
+)
+_AFTER_HEDGE = regex.compile(
+    rf"(?:\*\*|__|[*_])?[ \t]*{_AFTER_SEP}|(?<=[\w*_][ \t]))" + _AFTER_TAIL, regex.V1 | regex.IGNORECASE
+)
+#: The same after more words of the mention's phrase: only with a written separator.
+_AFTER_HEDGE_GAP = regex.compile(
+    rf"(?:\*\*|__|[*_])?{_AFTER_GAP}(?:\*\*|__|[*_])?[ \t]*{_AFTER_SEP})" + _AFTER_TAIL,
+    regex.V1 | regex.IGNORECASE,
+)
+
+#: A concessive second hedge after the first: ", though not fully excluded" (group ``cue``).
+_AFTER_BUT = regex.compile(
+    r"[ \t]*(?:but|though|although|yet|however)[ \t]+(?P<cue>[^()\n,;:.*_—–]{1,30}?)[ \t]*(?:[).;,:!]|(?=\n)|$)",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1)
+def _after_words() -> tuple[tuple[Level, Any], ...]:
+    """(level, compiled pattern) of the ``after_*`` rows of
+    ``cuelex/data/output_reading.tsv``: hedges LLM outputs write after a finding that the
+    extractor's lexicon has no cue for ("(unconfirmed)", "— provisional")."""
+    flags = regex.V1 | regex.IGNORECASE
+    return tuple(
+        (level, regex.compile(pattern, flags))
+        for role, level in (
+            ("after_ul2", Level.UL2), ("after_ul3", Level.UL3), ("after_ul4", Level.UL4), ("after_ul5", Level.UL5)
+        )
+        for pattern, _example in output_reading()[role]
+    )
+
+
+def _after_hedge(output: str, start: int, end: int, engine: Any) -> Cue | None:
+    """The hedge a problem-list line or label writes right after its finding, set off by a comma,
+    colon, dash or parenthesis (or a space, for a cue read backward) and standing alone ("PNA,
+    likely; abx", "UTI — probable", "Gout suspected, uric acid pending", "**Gout flare – likely**",
+    "**Sleep apnea — suspected**", "Kidney stone (unconfirmed)", "Pneumonia (r/o)", a table row
+    "| Gout | Suspected |"): the finding's
+    level. The phrase must be a whole cue of the extractor's lexicon at a hedged level (or an
+    ``after_*`` row of the output reading table) and end there: "Pneumonia, likely viral" hedges the
+    cause, not the pneumonia. An action after an arrow makes the finding a contingency ("Chest pain →
+    ED", ``after_ul5``). Only the mention's own line counts."""
+    if engine is None:
+        return None
+    for pattern in (_AFTER_HEDGE, _AFTER_HEDGE_GAP):
+        found = pattern.match(output, end)
+        cue = _after_cue(output, found, engine) if found is not None else None
+        if cue is not None:
+            return cue
+    return None
+
+
+def _after_cue(output: str, found: regex.Match[str], engine: Any) -> Cue | None:
+    """The hedge cue of one :data:`_AFTER_HEDGE` / :data:`_AFTER_HEDGE_GAP` match, or None."""
+    bare = not found.group("sep").strip()
+    s, e = found.span("cue")
+    if output[found.end() - 1] == ",":
+        # "Fracture: less likely, though not fully excluded": the last word stands
+        last = _AFTER_BUT.match(output, found.end())
+        if last is not None:
+            s, e = last.span("cue")
+    text = output[s:e].strip()
+    if not text:
+        return None
+    s = s + output[s:e].index(text)
+    e = s + len(text)
+    hit = engine.lookup(text)
+    if hit is not None and hit[0] == "cue" and hit[2] is not None and hit[2].level in _AFTER_LEVELS:
+        if bare and hit[2].direction is Direction.FORWARD:
+            return None  # "Gout r/o ..." reads forward: only a separator makes it the item's label
+        level, rule = hit[2].level, hit[1]
+    else:
+        level = next((lv for lv, pat in _after_words() if pat.fullmatch(text)), None)
+        if level is None or (level is Level.UL5 and found.group("sep").strip() not in ("→", "->")):
+            return None  # an action after an arrow only: "Chest pain → ED" (not "Pneumonia, call if worse")
+        rule = f"after.{level.value.lower()}"
+    return Cue(text=output[s:e], start=s, end=e, level=level, rule_id=rule, direction=Direction.BACKWARD)
+
+
 def _question(output: str, start: int, end: int) -> tuple[Level, Cue] | None:
     """The level a yes/no question gives the finding it asks about ("Is it pneumonia?", "Could this
     be a kidney stone?", "Do you have chest pain?"): a query (UL5), not a statement — unless the
@@ -1869,6 +1970,9 @@ def _reread(
         asked = _question(output, start, end)
         if asked is not None:
             return asked[0], asked[1], "question"
+        after = _after_hedge(output, start, end, engine)
+        if after is not None:
+            return after.level, after, "after_hedge"
         conj = _conjunct_of_hedged(output, start, by_cue, gloss=False)
         if conj is not None:
             return conj.level, _as_cue(conj), "conjunct"
