@@ -4,7 +4,8 @@ persists → CXR"), a modal inside a clause a test checks ("to see whether you m
 alternative named as a test's purpose ("echo (r/o effusion; pericarditis vs myocarditis)"), a test
 "that checks for" a finding, an assessment label line whose body hedges ("**Assessment:** Gout" /
 "- Sx c/w gout"), a short disease name in a heading's body ("presentation c/w Lyme"), a second
-cause after "and by", and "less likely to have been". Examples written for these tests."""
+cause after "and by", a name with a modifier the mention leaves out (", called hepatic
+encephalopathy"), and "less likely to have been". Examples written for these tests."""
 
 from __future__ import annotations
 
@@ -60,6 +61,14 @@ from cuelex.scoring import scorer
             "orthostatic hypotension",
             "UL2",
         ),
+        # a name given to a conjunct of a hedged cause, with a modifier the mention leaves out
+        (
+            "His confusion was most likely due to dehydration and encephalopathy.",
+            "Your confusion was most likely caused by dehydration along with a problem in your brain "
+            "called hepatic encephalopathy.",
+            "encephalopathy",
+            "UL2",
+        ),
         # a perfect infinitive after "less likely"
         (
             "I think this is less likely a kidney stone.",
@@ -81,6 +90,13 @@ def test_workup_and_problem_line_levels(source: str, output: str, target: str, l
         ("If the cough persists, we will get a chest x-ray.", "- Cough x 3 days → started on benzonatate.", "cough"),
         # an assessment line whose body states no hedge
         ("Her exam is consistent with gout.", "**Assessment:** Gout\n- Uric acid high; start colchicine\n", "gout"),
+        # the same naming with no hedge before it
+        (
+            "His confusion was most likely due to dehydration and encephalopathy.",
+            "Your confusion was caused by dehydration along with a problem in your brain called hepatic "
+            "encephalopathy.",
+            "encephalopathy",
+        ),
         # a stated cause after "and by" with no hedge before it
         (
             "His dizziness was most likely due to dehydration and orthostatic hypotension.",

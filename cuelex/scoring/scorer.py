@@ -1827,6 +1827,16 @@ def _named(
     if sent == 0 or pats.naming_anaphor.fullmatch(output, sent, start) is None:
         lead = pats.naming.search(output, max(sent, start - 60), start)
         if lead is None:
+            # a modifier of the name the mention leaves out: "a reaction called AUTONOMIC dysreflexia"
+            for k in (1, 2):
+                mods = regex.search(rf"(?<![\w'’-])(?:[\w'’-]+[ \t]+){{{k}}}$", output[max(sent, start - 40) : start])
+                if mods is None:
+                    break
+                cut = start - len(mods.group())
+                lead = pats.naming.search(output, max(sent, cut - 60), cut)
+                if lead is not None:
+                    break
+        if lead is None:
             return None
         q = _governing_pair(output, sent, lead.start("lead"), by_cue)
         return None if q is None else (q.level, _as_cue(q))
