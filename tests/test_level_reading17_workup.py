@@ -5,7 +5,8 @@ alternative named as a test's purpose ("echo (r/o effusion; pericarditis vs myoc
 "that checks for" a finding, an assessment label line whose body hedges ("**Assessment:** Gout" /
 "- Sx c/w gout"), a short disease name in a heading's body ("presentation c/w Lyme"), a second
 cause after "and by", a name with a modifier the mention leaves out (", called hepatic
-encephalopathy"), and "less likely to have been". Examples written for these tests."""
+encephalopathy"), an example of a negated head after "that worry us for", and "less likely to have
+been". Examples written for these tests."""
 
 from __future__ import annotations
 
@@ -68,6 +69,13 @@ from cuelex.scoring import scorer
             "called hepatic encephalopathy.",
             "encephalopathy",
             "UL2",
+        ),
+        # an example of a negated head, offered by "that worry us for"
+        (
+            "There is nothing on exam concerning for testicular cancer.",
+            "We did not find any signs on your exam that worry us for testicular cancer.",
+            "testicular cancer",
+            "UL1",
         ),
         # a perfect infinitive after "less likely"
         (
