@@ -583,12 +583,28 @@ class _Scorer:
                 if planned is not None:
                     # an item of a plan label: something to look for, not a stated finding
                     level, cue, how = Level.UL5, planned, "plan_label"
-            if level is Level.ASSERTED and cue is None:
+            if (level is Level.ASSERTED and cue is None) or (
+                level is Level.UL3 and cue is not None and cue.rule_id.startswith("alt.")
+            ):
+                # an alternative ("functional vs hypersensitivity") read only by its "vs"/"or" is
+                # still what a test looks for when a test names it
                 tested = tested_for((m.start, m.end))
                 if tested is not None:
                     # "rapid strep test today", "retinopathy screen", "CT for appendicitis": the
                     # finding is what a test looks for, not a stated finding
                     level, cue, how = Level.UL5, tested, "test"
+            if level is Level.ASSERTED and cue is None:
+                cond = _condition_clause(output, m.start, m.end)
+                if cond is not None:
+                    # "If EGD nl + sx persist → PPI trial", "Sx persist → consider injection": a
+                    # finding in a written condition is a contingency
+                    level, cue, how = Level.UL5, cond, "condition"
+            if (level in _CHECKED_LEVELS and cue is not None) or (level is Level.ASSERTED and cue is None):
+                checked = _checked_hedge(output, m.start, cue)
+                if checked is not None:
+                    # "an MRI to check whether you may have an ACL tear": the modal belongs to the
+                    # clause a test checks, so the finding is something to look for
+                    level, cue, how = Level.UL5, checked, "check_whether"
             if level is Level.ASSERTED and cue is None:
                 back = _anaphoric_hedge(output, m.start, m.end, by_cue)
                 if back is not None:
@@ -865,7 +881,7 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
-    "after_ul2", "after_ul3", "after_ul4", "after_ul5",
+    "after_ul2", "after_ul3", "after_ul4", "after_ul5", "check_whether", "condition_course",
 )
 
 
@@ -1165,8 +1181,63 @@ def _conjunct_of_hedged(
     return None
 
 
+#: "and by", "and from", "and to" right before a mention: a second cause in the same construction.
+_PARALLEL_LEAD = regex.compile(
+    r",?[ \t]+(?:and|or|as[ \t]+well[ \t]+as)[ \t]+(?P<prep>by|from|to)[ \t]+(?:(?:an?|the|your|his|her|their|some)[ \t]+)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _parallel_cause(output: str, start: int, engine: Any) -> Cue | None:
+    """The hedged cause cue that ends in the preposition a mention repeats ("most likely caused
+    by the food you ate AND BY your high blood pressure", "probably due to X and to Y"): the hedge
+    covers the second cause too, even when the first is no finding of its own."""
+    lead = _PARALLEL_LEAD.search(output, max(0, start - 30), start)
+    if lead is None or engine is None:
+        return None
+    prep = lead.group("prep").lower()
+    lo = max(_clause_start(output, lead.start()), lead.start() - 120)
+    found = [
+        c for c in _lexicon_cues(output, lo, lead.start(), engine, _CHECKED_LEVELS, forward_only=True)
+        if regex.search(rf"\b{prep}$", c.text, regex.IGNORECASE)
+    ]
+    if not found:
+        return None
+    last = max(found, key=lambda c: (c.end, c.end - c.start))
+    between = output[last.end : lead.start()]
+    if regex.search(r"[.;:!?()\n,]", between) or _CONJUNCT_CLAUSE.search(between) or len(between.split()) > 8:
+        return None
+    return last
+
+
 # The heading-and-body layout around a mention (heading prefix and suffix, the "complaint – finding"
 # title, the blank line and the next heading) lives in cuelex/scoring/markdown.py.
+
+
+#: Heads a disease name is often shortened without ("Lyme disease" → "Lyme").
+_GENERIC_DISEASE_HEADS = frozenset("disease syndrome infection disorder".split())
+#: Labels whose line states the assessment ("**Assessment:** Hepatitis C", "Dx: gout").
+_ASSESSMENT_LABEL = regex.compile(
+    r"(?:assessment|impression|dx|diagnos[ie]s|working[ \t]+dx|problem|a/p)", regex.V1 | regex.IGNORECASE
+)
+#: A line that is only a label ("**Key points:**", "Plan:"): the body of an assessment line goes on
+#: under it.
+_LABEL_ONLY_LINE = regex.compile(r"[ \t]*(?:\*\*|__)?[ \t]*[A-Za-z][\w /&-]{1,30}:[ \t]*(?:\*\*|__)?[ \t]*\n", regex.V1)
+
+
+def _assessment_line(output: str, ls: int, start: int, body_start: int) -> int | None:
+    """Where the body of an assessment label line starts when a mention is the line's whole
+    statement ("**Assessment:** Hepatitis C" / "- Initial labs c/w HCV"): after the line, one blank
+    line and a label-only line ("**Key points:**"); None when the line is not such a label line."""
+    label = _md.inline_label(output, ls)
+    if label is None or label.end() > start or not _ASSESSMENT_LABEL.fullmatch(label.group("label").strip()):
+        return None
+    if output[label.end() : start].strip(" \t*_") or (body_start < len(output) and output[body_start] != "\n"):
+        return None
+    gap = _md.BLANK_AFTER_HEADING.match(output, body_start)
+    nxt = gap.end() if gap is not None else body_start + 1
+    only = _LABEL_ONLY_LINE.match(output, nxt)
+    return only.end() if only is not None else nxt
 
 
 def _heading_body_pair(
@@ -1182,16 +1253,22 @@ def _heading_body_pair(
     ls = output.rfind("\n", 0, start) + 1
     after = _md.HEADING_SUFFIX.match(output, end)
     body_start = after.end()
-    if not _md.HEADING_PREFIX.fullmatch(output, ls, start):
+    assessed = _assessment_line(output, ls, start, body_start)
+    if assessed is not None:
+        body_start = assessed
+    elif not _md.HEADING_PREFIX.fullmatch(output, ls, start):
         label = _md.HEADING_LABEL_PREFIX.fullmatch(output, ls, start)
         closed = label is not None and (
             label.group("hash") or (label.group("bold") and label.group("bold") in after.group())
         )
         if not closed or (body_start < len(output) and output[body_start] != "\n"):
             return None  # a label line only when the title ends with the mention
-    if body_start < len(output) and output[body_start] != "\n" and not regex.search(r"[*_:–—-]", after.group()):
+    if (
+        assessed is None and body_start < len(output) and output[body_start] != "\n"
+        and not regex.search(r"[*_:–—-]", after.group())
+    ):  # fmt: skip
         return None  # the line goes on with the sentence the mention stands in
-    gap = _md.BLANK_AFTER_HEADING.match(output, body_start)
+    gap = _md.BLANK_AFTER_HEADING.match(output, body_start) if assessed is None else None
     if gap is not None:
         body_start = gap.end()  # "**Migraine**\n\n- possible migraine": the body after one blank line
     stop = output.find("\n\n", body_start)
@@ -1219,7 +1296,11 @@ def _heading_body_pair(
             tw[0] == initials
             or [w.lower() for w in regex.findall(r"[\w]+", expand_abbreviation(q.target_text))] == words
         )
-        if same or (q.level is not Level.UL1 and (tail or abbrev)):
+        # or a short name without its generic head: "**Lyme disease**" / "presentation c/w Lyme"
+        short = (
+            len(tw) == 1 and len(words) == 2 and words[0] == tw[0] and words[1] in _GENERIC_DISEASE_HEADS
+        )
+        if same or (q.level is not Level.UL1 and (tail or abbrev or short)):
             return q
         if same_concept(q.target_text, output[start:end]):
             # the body names the heading's finding by a synonym of the vocabulary ("**Kidney
@@ -1363,14 +1444,21 @@ def _test_patterns() -> tuple[Any, Any, Any, Any, Any]:
     result = regex.compile(rf"(?<![\w/-]){_alternation('test_result')}(?![\w/-])", flags)
     # "Ultrasound (gallstones)", "CBC, iron panel (anemia, B12 deficiency)": the mention is an item
     # of a parenthetical right after the test noun
-    paren = regex.compile(rf"(?<![\w/-])(?P<test>{test})[ \t]*\((?:[^()\n]{{0,60}}?,[ \t]*)?$", flags)
+    paren = regex.compile(
+        rf"(?<![\w/-])(?P<test>{test})[ \t]*\((?:[^()\n]{{0,60}}?(?:[,;]|[ \t](?:vs\.?|versus|or))[ \t]*)?$", flags
+    )
     return after, before, rapid, result, paren
 
 
 #: What ends a clause for a test phrase's result: a sentence end, ";", an arrow, a line end.
 _TEST_CLAUSE_END = regex.compile(r"[.;!?\n]|→|->|=>")
-#: A condition before a result word ("if positive", "in case it is positive"): no result yet.
-_IF_BEFORE = regex.compile(r"(?<![\w'’])(?:if|whether|in case|once|when|until)\W+(?:(?:\w+)\W+){0,3}$", regex.IGNORECASE)
+#: A condition before a result word ("if positive", "in case it is positive"): no result yet; a
+#: rule-out names the finding, not a result ("r/o abnormal acid exposure").
+_IF_BEFORE = regex.compile(
+    r"(?<![\w'’])(?:if|whether|in case|once|when|until)\W+(?:(?:\w+)\W+){0,3}$"
+    r"|(?<![\w'’])(?:r/o|rule[ \t]+out|ruling[ \t]+out|to[ \t]+exclude)[ \t]+$",
+    regex.IGNORECASE,
+)
 
 
 def _tested_for(output: str, start: int, end: int) -> Cue | None:
@@ -1390,7 +1478,14 @@ def _tested_for(output: str, start: int, end: int) -> Cue | None:
     if found is None:
         found = rapid.search(output, max(lo, start - 40), start)
     if found is None and regex.match(r"[^()\n]{0,60}\)", output[end:]):
-        found = paren.search(output, max(lo, start - 80), start)
+        # a ";" inside the parenthetical separates its items, not clauses: "study (r/o X; Y vs Z)"
+        open_at = output.rfind("(", max(0, start - 80), start)
+        plo = lo
+        if open_at != -1 and open_at < lo and "\n" not in output[open_at:start] and ")" not in output[open_at:start]:
+            plo = max(output.rfind(c, 0, open_at) for c in ".;!?\n") + 1
+            hi = max(hi, output.find(")", end) + 1)
+            lo = plo
+        found = paren.search(output, max(plo, start - 80), start)
     if found is None:
         return None
     for r in result.finditer(output, lo, hi):
@@ -1398,6 +1493,96 @@ def _tested_for(output: str, start: int, end: int) -> Cue | None:
             return None
     s, e = found.span("test")
     return Cue(text=output[s:e], start=s, end=e, level=Level.UL5, rule_id="lead_in.test", direction=Direction.FORWARD)
+
+
+#: Levels a modal inside a checked clause gives a mention ("whether you MAY have").
+_CHECKED_LEVELS = frozenset({Level.UL2, Level.UL3, Level.UL4})
+#: A clause opener that makes what follows a written condition ("If", "Should", "In case").
+_IF_OPEN = regex.compile(r"(?<![\w'’/])(?:if|should|in[ \t]+case|unless)[ \t]+", regex.V1 | regex.IGNORECASE)
+#: What ends a condition before its consequence: an arrow, a comma, "then".
+_CONSEQUENCE = regex.compile(r"[^.;!?\n,→]{0,60}?(?:→|->|=>|,|[ \t]then\b)", regex.V1 | regex.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _check_patterns() -> tuple[Any, Any]:
+    """Compiled (checked clause opener, course of a condition before an arrow) patterns from the
+    ``check_whether`` and ``condition_course`` rows of ``cuelex/data/output_reading.tsv``."""
+    flags = regex.V1 | regex.IGNORECASE
+    checked = regex.compile(rf"(?<![\w'’])(?:{_alternation('check_whether')})[ \t]+", flags)
+    course = regex.compile(
+        rf"[ \t]+(?:{_alternation('condition_course')})(?![\w'’])[^.;!?\n→]{{0,40}}?(?:→|->|=>)", flags
+    )
+    return checked, course
+
+
+def _clause_start(output: str, start: int) -> int:
+    """Where the clause of a position opens: after a sentence end, ";", a line break or an arrow."""
+    ls = max(output.rfind(c, 0, start) for c in ".;!?\n") + 1
+    arrow = max(output.rfind(a, ls, start) for a in ("→", "->", "=>"))
+    return max(ls, arrow + (2 if output.startswith("->", arrow) or output.startswith("=>", arrow) else 1))
+
+
+def _condition_clause(output: str, start: int, end: int) -> Cue | None:
+    """The written condition a mention stands in ("If EGD nl + sx persist → ...", "if the rash
+    spreads, ..."; or "Sx persist → consider injection": the mention opens its clause and a course
+    word of ``condition_course`` leads to an arrow), as a UL5 cue; None otherwise. The condition
+    must end in its consequence (arrow, comma, "then") within the sentence."""
+    lo = _clause_start(output, start)
+    opener = None
+    for o in _IF_OPEN.finditer(output, lo, start):
+        opener = o
+    if opener is not None:
+        between = output[opener.end() : start]
+        if len(between) <= 40 and not regex.search(r"[,:()]", between) and _CONSEQUENCE.match(output, end):
+            return Cue(
+                text=opener.group().strip(), start=opener.start(), end=opener.start() + len(opener.group().strip()),
+                level=Level.UL5, rule_id="ul5.written_condition", direction=Direction.FORWARD,
+            )  # fmt: skip
+        return None
+    lead = output[lo:start]
+    if regex.fullmatch(r"[ \t]*(?:[-*•+][ \t]+|\d+[.)][ \t]+)?(?:\*\*)?", lead):
+        found = _check_patterns()[1].match(output, end)
+        if found is not None:
+            w = regex.match(r"[ \t]+", output[end:]).end()
+            word = regex.match(r"[\w'’ ]+?(?=[ \t]*(?:$|[^\w'’ ]|[ \t](?:on|despite|after|with|in|at)\b))", output[end + w :])
+            text_end = end + w + (word.end() if word else 0)
+            return Cue(
+                text=output[end + w : text_end] or output[end:found.end()], start=end + w,
+                end=text_end if text_end > end + w else found.end(), level=Level.UL5,
+                rule_id="ul5.condition_course", direction=Direction.BACKWARD,
+            )  # fmt: skip
+    return None
+
+
+def _checked_hedge(output: str, start: int, cue: Cue | None) -> Cue | None:
+    """The opener of a checked clause ("to check whether", "to see if") before a modal cue that
+    reads a mention ("to check whether you MAY have an ACL tear") or right before the mention as
+    the clause's subject ("to assess whether BLOOD SUPPLY is adequate"), as a UL5 cue; None when
+    the cue or mention stands outside such a clause or a clause break falls between."""
+    if cue is None:
+        lo = max(_clause_start(output, start), start - 60)
+        opener = None
+        for o in _check_patterns()[0].finditer(output, lo, start):
+            opener = o
+        if opener is None or not regex.fullmatch(
+            r"(?:(?:the|your|his|her|their|an?|any|some|this)[ \t]+)?", output[opener.end() : start], regex.IGNORECASE
+        ):
+            return None
+    else:
+        if not (cue.start < start) or cue.rule_id.startswith("alt."):
+            return None
+        lo = max(_clause_start(output, start), cue.start - 60)
+        opener = None
+        for o in _check_patterns()[0].finditer(output, lo, cue.start + 1):
+            opener = o
+        if opener is None or opener.end() > cue.start:
+            return None
+        if regex.search(r"[,:()]", output[opener.end() : start]) or cue.start - opener.end() > 30:
+            return None
+    return Cue(
+        text=opener.group().strip(), start=opener.start(), end=opener.start() + len(opener.group().strip()),
+        level=Level.UL5, rule_id="lead_in.check_whether", direction=Direction.FORWARD,
+    )  # fmt: skip
 
 
 def _plan_label(
@@ -1641,6 +1826,16 @@ def _named(
         return None if q is None else (q.level, _as_cue(q))
     if sent == 0 or pats.naming_anaphor.fullmatch(output, sent, start) is None:
         lead = pats.naming.search(output, max(sent, start - 60), start)
+        if lead is None:
+            # a modifier of the name the mention leaves out: "a reaction called AUTONOMIC dysreflexia"
+            for k in (1, 2):
+                mods = regex.search(rf"(?<![\w'’-])(?:[\w'’-]+[ \t]+){{{k}}}$", output[max(sent, start - 40) : start])
+                if mods is None:
+                    break
+                cut = start - len(mods.group())
+                lead = pats.naming.search(output, max(sent, cut - 60), cut)
+                if lead is not None:
+                    break
         if lead is None:
             return None
         q = _governing_pair(output, sent, lead.start("lead"), by_cue)
@@ -1976,6 +2171,9 @@ def _reread(
         conj = _conjunct_of_hedged(output, start, by_cue, gloss=False)
         if conj is not None:
             return conj.level, _as_cue(conj), "conjunct"
+        parallel = _parallel_cause(output, start, engine)
+        if parallel is not None:
+            return parallel.level, parallel, "conjunct"
         alt = _or_alternative(output, start, end) if cue is None else None
         if alt is not None:
             return Level.UL3, alt, "or_alternative"
