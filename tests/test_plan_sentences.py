@@ -134,7 +134,7 @@ def test_new_cues(text: str, expected: list) -> None:
         # a past procedure is part of the patient's state
         ("Pneumobilia, which may be related to prior sphincterotomy.", [("may be related to", "prior sphincterotomy", "UL3")]),
         # the hedge on a named reading falls on what follows the copula
-        ("The most likely cause of her cough is postnasal drip.", [("most likely", "postnasal drip", "UL2")]),
+        ("The most likely cause of her cough is postnasal drip.", [("The most likely cause of her cough is", "postnasal drip", "UL2")]),
         # care providers and medications are no findings
         ("He denies any blood thinners.", []),
         ("Monitoring will follow the plan set by either his nephrologist or his primary care provider.", []),
