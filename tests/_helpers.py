@@ -72,11 +72,17 @@ def level_of(text: str, target: str, occurrence: int = 0) -> str:
     return cuelex.assess(text, [(start, start + len(target))])[0].level.value
 
 
-def scored_pair(source: str, output: str, target: str):
-    """The scored pair of ``cuelex.score(source, output)`` whose source target is exactly
-    ``target``, asserting there is one and it was found in the output."""
+def pair_for(source: str, output: str, target: str):
+    """The one scored pair of ``cuelex.score(source, output)`` whose source target is exactly
+    ``target`` (found in the output or not)."""
     r = score(source, output, n_boot=0)
     (p,) = [p for p in r.pairs if p.source.target_text == target]
+    return p
+
+
+def scored_pair(source: str, output: str, target: str):
+    """:func:`pair_for`, asserting the target was found in the output."""
+    p = pair_for(source, output, target)
     assert p.retained, (target, output)
     return p
 

@@ -7,8 +7,8 @@ sensitive" (``lay_terms.tsv``). Sentences are written for these tests (no tune d
 from __future__ import annotations
 
 import pytest
+from _helpers import pair_for
 
-import cuelex
 from cuelex.scoring.align import Aligner
 
 ALIGNER = Aligner()
@@ -51,11 +51,6 @@ COURSE_SOURCE = "Likely rotator cuff strain. PT for six weeks; consider injectio
 NOT_BETTER_SOURCE = "Likely tendinitis. Home exercises; MRI if symptoms do not improve."
 
 
-def _pair(source: str, output: str, target: str):
-    r = cuelex.score(source, output, n_boot=0)
-    (p,) = [p for p in r.pairs if p.source.target_text == target]
-    return p
-
 
 @pytest.mark.parametrize(
     ("source", "target", "output", "found"),
@@ -66,7 +61,7 @@ def _pair(source: str, output: str, target: str):
     ],
 )
 def test_a_persisting_course_under_a_condition_is_the_contingency(source: str, target: str, output: str, found: str) -> None:
-    p = _pair(source, output, target)
+    p = pair_for(source, output, target)
     assert p.retained and p.match.detail == "course", (output, p.match)
     assert p.match.text == found
     assert p.output_level.value == "UL5"
@@ -81,7 +76,7 @@ def test_a_persisting_course_under_a_condition_is_the_contingency(source: str, t
     ],
 )
 def test_persisting_words_outside_the_contingency_are_not_it(output: str) -> None:
-    p = _pair(COURSE_SOURCE, output, "symptoms persist")
+    p = pair_for(COURSE_SOURCE, output, "symptoms persist")
     assert not p.retained or p.match.detail != "course", (output, p.match)
 
 

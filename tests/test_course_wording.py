@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 import regex
+from _helpers import pair_for
 
 import cuelex
 from cuelex.concepts.vocab import VocabularyError
@@ -51,11 +52,6 @@ def test_bad_row_is_named(tmp_path, monkeypatch: pytest.MonkeyPatch, row: str, m
         course_wording.cache_clear()
 
 
-def _pair(source: str, output: str, target: str):
-    r = cuelex.score(source, output, n_boot=0)
-    (p,) = [p for p in r.pairs if p.source.target_text == target]
-    return p
-
 
 @pytest.mark.parametrize(
     ("source", "target", "output", "found"),
@@ -74,7 +70,7 @@ def _pair(source: str, output: str, target: str):
     ],
 )
 def test_course_said_in_other_words_is_the_contingency(source: str, target: str, output: str, found: str) -> None:
-    p = _pair(source, output, target)
+    p = pair_for(source, output, target)
     assert p.retained and p.match.detail == "course", (output, p.match)
     assert p.match.text == found
     assert p.output_level.value == "UL5", (output, p.output_level, p.output_cue)
@@ -93,7 +89,7 @@ def test_course_said_in_other_words_is_the_contingency(source: str, target: str,
     ],
 )
 def test_course_words_outside_a_condition_are_not_the_contingency(output: str) -> None:
-    p = _pair(SOURCE, output, "fails to improve")
+    p = pair_for(SOURCE, output, "fails to improve")
     assert not p.retained or p.match.detail != "course", (output, p.match)
 
 
@@ -126,5 +122,5 @@ def test_source_course_targets() -> None:
     ],
 )
 def test_a_result_not_under_a_condition_is_not_the_contingency(output: str) -> None:
-    p = _pair(RESULT, output, "abnormalities")
+    p = pair_for(RESULT, output, "abnormalities")
     assert not p.retained or p.match.detail != "course", (output, p.match)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 import cuelex
 from cuelex.cli import demo_corpus_path
 from cuelex.extraction import _FLAGS, _wrap
+from cuelex.extraction.engine import _Scanner
 
 ENGINE = cuelex.get_engine()
 BIG = regex.compile(
@@ -127,6 +129,18 @@ def test_dispatch_prefixes_read_word_boundaries_and_repeated_groups():
     assert "the " not in found
     # without unrolling (the prefilter's prefixes) the repeat closes the head
     assert "the " in _literal_prefixes(r"(?:(?:the|my)\s+)*concern", k=12, spaces=True)
+
+
+@pytest.mark.parametrize(
+    "pattern", [r"no(?!\w)", r"ddx(?!\w)", r"(?:on|in)\s+(?:the\s+)?ddx(?!\w)(?!/)", r"r/o(?!\w)d?"]
+)
+def test_a_word_boundary_inside_a_pattern_still_dispatches(pattern):
+    """A "(?!\\w)" written inside a pattern (not only the wrap's) leaves its prefixes readable by the
+    prefilter: the dispatched scan finds what the reference alternation finds."""
+    texts = ["There is no effusion.", "Sarcoid on ddx; ACE sent.", "in the ddx/plan", "r/o PE", "nodule"]
+    fast, reference = _Scanner([(pattern, True)]), _Scanner([(pattern, True)], dispatch=False)
+    for text in texts:
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in reference.finditer(text)], text
 
 
 def test_word_buckets_match_without_the_regex_engine_as_it_would():

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from types import MappingProxyType
 from typing import NamedTuple
 
 import regex
@@ -353,6 +354,9 @@ class _Scanner:
             (bounded if wb else free).update(regex.escape(p) for p in raw)
             spaced = _literal_prefixes(pattern, k=self.DEPTH, spaces=True)
             if spaced is not None:
+                # a "(?!\\w)" inside the pattern ends a prefix in the boundary mark, which dispatch
+                # reads; the prefilter looks for text characters only
+                spaced = {p.rstrip(_BOUNDARY) for p in spaced}
                 heads[wb].update((p, True) for p in spaced)
             else:
                 heads[wb].update((p, False) for p in raw)
@@ -2175,7 +2179,7 @@ class Engine:
         {"suspect", "think", "believe", "feel", "that", "seems", "seemed", "appears", "appeared", "suggests", "suggested",
          "suspects", "thinks", "believes"}
     )
-    _LINKS = {("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1}
+    _LINKS = MappingProxyType({("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1})
     #: the prepositions a cue ends on that a writer repeats before each later item of its list
     _LINK_WORDS = frozenset({"from", "to", "by", "of", "with"})
     _PREDICATE_ADVERBS = frozenset({"also", "just", "still", "really", "all", "more", "most", "mostly", "only"})
