@@ -583,11 +583,10 @@ class _Scorer:
                 if planned is not None:
                     # an item of a plan label: something to look for, not a stated finding
                     level, cue, how = Level.UL5, planned, "plan_label"
-            if (level is Level.ASSERTED and cue is None) or (
-                level is Level.UL3 and cue is not None and cue.rule_id.startswith("alt.")
-            ):
-                # an alternative ("functional vs hypersensitivity") read only by its "vs"/"or" is
-                # still what a test looks for when a test names it
+            if level is Level.ASSERTED and cue is None:
+                # (a hedge the extraction reads on the mention is kept: the same text scored
+                # against itself must keep every level — an alternative "functional vs
+                # hypersensitivity" that a test names stays the alternative)
                 tested = tested_for((m.start, m.end))
                 if tested is not None:
                     # "rapid strep test today", "retinopathy screen", "CT for appendicitis": the
@@ -599,7 +598,10 @@ class _Scorer:
                     # "If EGD nl + sx persist → PPI trial", "Sx persist → consider injection": a
                     # finding in a written condition is a contingency
                     level, cue, how = Level.UL5, cond, "condition"
-            if (level in _CHECKED_LEVELS and cue is not None) or (level is Level.ASSERTED and cue is None):
+            if level is Level.ASSERTED and cue is None:
+                # only where the extraction reads no hedge on the mention (a modal inside the
+                # checked clause, "to check whether you might be", is the extraction's cue, and a
+                # text scored against itself must keep its level)
                 checked = _checked_hedge(output, m.start, cue)
                 if checked is not None:
                     # "an MRI to check whether you may have an ACL tear": the modal belongs to the
