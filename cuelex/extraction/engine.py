@@ -1804,6 +1804,11 @@ class Engine:
         regex.IGNORECASE,
     )
 
+    def _rise_length(self, toks: Sequence[_Tok], i: int) -> int:
+        """How many tokens from toks[i] say a rise ("start to increase", "go up"); 0 when none do."""
+        m = self._RISING.match(" ".join(t.low for t in toks[i : i + 5]))
+        return len(m.group(0).split()) if m is not None else 0
+
     def _condition_predicate(self, toks: Sequence[_Tok], i: int) -> tuple[int, int] | None:
         """ "if he fails to improve", "if she does not get better", telegraphic "if not improving",
         "if she gains 3 pounds":
@@ -1816,17 +1821,16 @@ class Engine:
             and toks[i - 2].low in self._CONDITIONALS
         ):
             # the cue took the pronoun ("call me if they"): the rise after it is the target
-            m = self._RISING.match(" ".join(t.low for t in toks[i : i + 5]))
-            return (i, i + len(m.group(0).split())) if m is not None else None
+            n = self._rise_length(toks, i)
+            return (i, i + n) if n else None
         if i == 0 or i >= len(toks) or toks[i - 1].low not in self._CONDITIONALS:
             return None
         k = i
         if toks[k].low in self._MONITORED_PRONOUNS:
             # "monitor her daily weights and call me if these start to increase": the pronoun stands
             # for the values the patient measures, and their rise is the contingency
-            words = " ".join(t.low for t in toks[k + 1 : k + 6])
-            m = self._RISING.match(words)
-            return (k, k + 1 + len(m.group(0).split())) if m is not None else None
+            n = self._rise_length(toks, k + 1)
+            return (k, k + 1 + n) if n else None
         if toks[k].low in ("the", "this") and k + 1 < len(toks) and toks[k + 1].low in ("patient", "pt", "child"):
             k += 2
         elif self._is_person(toks, k) and toks[k].low not in ("we", "it"):

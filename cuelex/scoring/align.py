@@ -846,7 +846,8 @@ _GENERIC_HEADS = frozenset(
 #: swelling", "trace VOLUME OF blood"): the finding is the noun phrase after "of".
 _PARTITIVES = frozenset({"amount", "amounts", "bit", "quantity", "volume", "trace", "touch"})
 _PARTITIVE_RE = regex.compile(
-    r"^(?P<mods>(?:[\w-]+\s+){0,2}?)(?:amounts?|bit|quantity|volume|trace|touch)\s+of\s+(?:(?:the|some)\s+)?(?P<rest>\S.*)$",
+    r"^(?P<mods>(?:[\w-]+\s+){0,2}?)(?:" + "|".join(sorted(_PARTITIVES, key=len, reverse=True))
+    + r")\s+of\s+(?:(?:the|some)\s+)?(?P<rest>\S.*)$",
     regex.V1 | regex.IGNORECASE,
 )
 

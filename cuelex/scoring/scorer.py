@@ -599,13 +599,10 @@ class _Scorer:
                     # finding in a written condition is a contingency
                     level, cue, how = Level.UL5, cond, "condition"
             if level is Level.ASSERTED and cue is None:
-                # only where the extraction reads no hedge on the mention (a modal inside the
-                # checked clause, "to check whether you might be", is the extraction's cue, and a
-                # text scored against itself must keep its level)
-                checked = _checked_hedge(output, m.start, cue)
+                checked = _checked_hedge(output, m.start)
                 if checked is not None:
-                    # "an MRI to check whether you may have an ACL tear": the modal belongs to the
-                    # clause a test checks, so the finding is something to look for
+                    # "an ultrasound to assess whether blood supply is adequate": the subject of
+                    # the clause a test checks is something to look for
                     level, cue, how = Level.UL5, checked, "check_whether"
             if level is Level.ASSERTED and cue is None:
                 back = _anaphoric_hedge(output, m.start, m.end, by_cue)
@@ -1183,6 +1180,8 @@ def _conjunct_of_hedged(
     return None
 
 
+#: The hedged levels a cause cue may carry over to a second cause ("likely caused by A and by B").
+_CAUSE_HEDGE_LEVELS = frozenset({Level.UL2, Level.UL3, Level.UL4})
 #: "and by", "and from", "and to" right before a mention: a second cause in the same construction.
 _PARALLEL_LEAD = regex.compile(
     r",?[ \t]+(?:and|or|as[ \t]+well[ \t]+as)[ \t]+(?P<prep>by|from|to)[ \t]+(?:(?:an?|the|your|his|her|their|some)[ \t]+)?$",
@@ -1200,7 +1199,7 @@ def _parallel_cause(output: str, start: int, engine: Any) -> Cue | None:
     prep = lead.group("prep").lower()
     lo = max(_clause_start(output, lead.start()), lead.start() - 120)
     found = [
-        c for c in _lexicon_cues(output, lo, lead.start(), engine, _CHECKED_LEVELS, forward_only=True)
+        c for c in _lexicon_cues(output, lo, lead.start(), engine, _CAUSE_HEDGE_LEVELS, forward_only=True)
         if regex.search(rf"\b{prep}$", c.text, regex.IGNORECASE)
     ]
     if not found:
@@ -1471,9 +1470,7 @@ def _tested_for(output: str, start: int, end: int) -> Cue | None:
     appendicitis showed ...") or no test names it. Tables: ``test``, ``test_before``, ``test_result``
     rows of ``cuelex/data/output_reading.tsv``."""
     after, before, rapid, result, paren = _test_patterns()
-    ls = max(output.rfind(c, 0, start) for c in ".;!?\n") + 1
-    arrow = max(output.rfind(a, ls, start) for a in ("→", "->", "=>"))
-    lo = max(ls, arrow + 1)
+    lo = _clause_start(output, start)
     end_m = _TEST_CLAUSE_END.search(output, end)
     hi = end_m.start() if end_m is not None else len(output)
     found = after.match(output, end, hi) or before.search(output, max(lo, start - 60), start)
@@ -1497,8 +1494,6 @@ def _tested_for(output: str, start: int, end: int) -> Cue | None:
     return Cue(text=output[s:e], start=s, end=e, level=Level.UL5, rule_id="lead_in.test", direction=Direction.FORWARD)
 
 
-#: Levels a modal inside a checked clause gives a mention ("whether you MAY have").
-_CHECKED_LEVELS = frozenset({Level.UL2, Level.UL3, Level.UL4})
 #: A clause opener that makes what follows a written condition ("If", "Should", "In case").
 _IF_OPEN = regex.compile(r"(?<![\w'’/])(?:if|should|in[ \t]+case|unless)[ \t]+", regex.V1 | regex.IGNORECASE)
 #: What ends a condition before its consequence: an arrow, a comma, "then".
@@ -1556,31 +1551,19 @@ def _condition_clause(output: str, start: int, end: int) -> Cue | None:
     return None
 
 
-def _checked_hedge(output: str, start: int, cue: Cue | None) -> Cue | None:
-    """The opener of a checked clause ("to check whether", "to see if") before a modal cue that
-    reads a mention ("to check whether you MAY have an ACL tear") or right before the mention as
+def _checked_hedge(output: str, start: int) -> Cue | None:
+    """The opener of a checked clause ("to check whether", "to see if") right before a mention as
     the clause's subject ("to assess whether BLOOD SUPPLY is adequate"), as a UL5 cue; None when
-    the cue or mention stands outside such a clause or a clause break falls between."""
-    if cue is None:
-        lo = max(_clause_start(output, start), start - 60)
-        opener = None
-        for o in _check_patterns()[0].finditer(output, lo, start):
-            opener = o
-        if opener is None or not regex.fullmatch(
-            r"(?:(?:the|your|his|her|their|an?|any|some|this)[ \t]+)?", output[opener.end() : start], regex.IGNORECASE
-        ):
-            return None
-    else:
-        if not (cue.start < start) or cue.rule_id.startswith("alt."):
-            return None
-        lo = max(_clause_start(output, start), cue.start - 60)
-        opener = None
-        for o in _check_patterns()[0].finditer(output, lo, cue.start + 1):
-            opener = o
-        if opener is None or opener.end() > cue.start:
-            return None
-        if regex.search(r"[,:()]", output[opener.end() : start]) or cue.start - opener.end() > 30:
-            return None
+    the mention stands outside such a clause. (A modal the extraction reads inside the clause, "to
+    check whether you MAY have", keeps its own level: a text scored against itself keeps its levels.)"""
+    lo = max(_clause_start(output, start), start - 60)
+    opener = None
+    for o in _check_patterns()[0].finditer(output, lo, start):
+        opener = o
+    if opener is None or not regex.fullmatch(
+        r"(?:(?:the|your|his|her|their|an?|any|some|this)[ \t]+)?", output[opener.end() : start], regex.IGNORECASE
+    ):
+        return None
     return Cue(
         text=opener.group().strip(), start=opener.start(), end=opener.start() + len(opener.group().strip()),
         level=Level.UL5, rule_id="lead_in.check_whether", direction=Direction.FORWARD,
