@@ -9,6 +9,11 @@ ACI-BENCH sections (CC BY 4.0) are cut from the embedded demo corpus.
 list is committed); ``--extend 40 14 2`` appended the second batch (hedge-bearing reports and more
 sections, no rewrites); ``--extend 30 20 3 --rewrites 12 --batch 3`` the third (24 of them with
 rewrites); ``--export FILE`` writes the texts for annotators.
+
+``--add-written FILE --batch N`` appends assessment-and-plan sections written for the project by a
+helper playing a scribe (ids ``wp:…``, text kept in ``written_plans.jsonl``). They form their own
+split, ``written``: blind-annotated development data for dictated plans, never part of the tune or
+report halves (the report half stays real text).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ DATA = ROOT / "data" / "realtext"
 DOCS_FILE = DATA / "documents.jsonl"
 IU_FILE = ROOT.parent.parent / "shared" / "data" / "eval" / "iu_cxr_dev.jsonl"
 ACI_FILE = ROOT.parent / "cuelex" / "data" / "aci_bench_notes.jsonl"
+WRITTEN_FILE = DATA / "written_plans.jsonl"
 
 # Words that make a report worth hedge annotation; chosen by the selector, not taken from the
 # lexicons (selection must not depend on what the rules already find).
@@ -177,6 +183,24 @@ def promote(
     ]
 
 
+def add_written(existing: list[dict], path: Path, batch: int) -> list[dict]:
+    """Append the written sections in ``path`` (``doc_id`` ``wp:…``, ``text``) to the list, their
+    text to ``written_plans.jsonl``; all go to the ``written`` split (development data only)."""
+    have = {d["doc_id"] for d in existing}
+    rows = read_jsonl(path)
+    bad = [r.get("doc_id") for r in rows if not str(r.get("doc_id", "")).startswith("wp:") or not r.get("text")]
+    if bad:
+        raise SystemExit(f"{path}: rows need a 'wp:' doc_id and a text: {bad[:3]}")
+    new = [r for r in rows if r["doc_id"] not in have]
+    with WRITTEN_FILE.open("a", encoding="utf-8") as handle:
+        for r in new:
+            handle.write(json.dumps({"doc_id": r["doc_id"], "text": r["text"]}, ensure_ascii=False) + "\n")
+    return existing + [
+        {"doc_id": r["doc_id"], "source": "written_plans", "rewrites": False, "split": "written", "batch": batch}
+        for r in new
+    ]
+
+
 def write_documents(docs: list[dict]) -> None:
     """Rewrite documents.jsonl with ``docs`` (ids, source, split, rewrite flags; never text)."""
     with DOCS_FILE.open("w", encoding="utf-8") as handle:
@@ -195,12 +219,15 @@ def load_documents(docs_file: Path = DOCS_FILE, iu_file: Path = IU_FILE) -> list
     docs = read_jsonl(docs_file)
     iu = {f"iu:{r['uid']}": r for r in read_jsonl(iu_file)} if iu_file.exists() else {}
     aci = {f"aci:{n['id']}": n for n in read_jsonl(ACI_FILE)}
+    written = {r["doc_id"]: r["text"] for r in read_jsonl(WRITTEN_FILE)} if WRITTEN_FILE.exists() else {}
     out = []
     for doc in docs:
         if doc["doc_id"].startswith("iu:"):
             if doc["doc_id"] not in iu:
                 raise FileNotFoundError(f"{iu_file} is needed for {doc['doc_id']}")
             text = iu_text(iu[doc["doc_id"]])
+        elif doc["doc_id"].startswith("wp:"):
+            text = written[doc["doc_id"]]
         else:
             text = aci_section(aci[doc["doc_id"]]["text"]) or ""
         out.append({**doc, "text": text})
@@ -226,7 +253,12 @@ def main() -> None:
                         "and split that have none")
     parser.add_argument("--promote-source", choices=["iu_cxr", "aci_bench"], action="append",
                         help="with --promote: only documents of this source (repeatable; default both)")
+    parser.add_argument("--add-written", type=Path, metavar="FILE",
+                        help="append written assessment-and-plan sections (JSONL doc_id wp:…, text) "
+                        "as the 'written' split, with --batch")
     args = parser.parse_args()
+    if args.add_written:
+        write_documents(add_written(read_jsonl(DOCS_FILE), args.add_written, batch=args.batch))
     if args.select:
         DATA.mkdir(parents=True, exist_ok=True)
         write_documents(select())

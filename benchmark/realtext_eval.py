@@ -171,7 +171,8 @@ def evaluate(
     split: str, link: bool = False, batch: int | None = None, source: str | None = None,
     annotators: set[str] | None = None, fold: str | None = None,
 ) -> dict:
-    docs = [d for d in load_documents() if split == "all" or d["split"] == split]
+    # "all" is the real text (tune + report); the written sections are asked for by name
+    docs = [d for d in load_documents() if d["split"] == split or (split == "all" and d["split"] != "written")]
     if fold is not None:  # one half of the tune documents (see tune_fold)
         docs = [d for d in docs if tune_fold(d["doc_id"]) == fold]
     if annotators is not None:  # only documents whose gold was written by these annotators
@@ -354,12 +355,13 @@ def breakdown(result: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=["tune", "report", "all"], default="tune")
+    parser.add_argument("--split", choices=["tune", "report", "all", "written"], default="tune",
+                        help="written: the plans written for the project (development only)")
     parser.add_argument("--link", action="store_true", help="extract with concept linking")
     parser.add_argument("--errors", action="store_true", help="print error rows (always on for tune, except fold b)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/accuracy.md")
     parser.add_argument("--batch", type=int, help="only the documents of this batch (a fresh check)")
-    parser.add_argument("--source", choices=["aci", "iu"], help="only ACI-BENCH sections or only IU reports")
+    parser.add_argument("--source", choices=["aci", "iu", "wp"], help="only ACI-BENCH sections, IU reports or written plans")
     parser.add_argument("--fold", choices=["a", "b"], help="only one fold of the tune half (develop on one, "
                         "check the other)")
     parser.add_argument("--annotators", help="only documents annotated by these (comma-separated ids, "
@@ -371,6 +373,8 @@ def main(argv: list[str] | None = None) -> int:
               or args.fold is not None)
     if subset and args.write_docs:
         parser.error("--write-docs reports whole splits; leave out --batch, --source, --fold and --annotators")
+    if args.write_docs and args.split == "written":
+        parser.error("--write-docs reports the real text; the written plans are development data")
     annotators = set(args.annotators.split(",")) if args.annotators else None
     result = evaluate(args.split, link=args.link, batch=args.batch, source=args.source,
                       annotators=annotators, fold=args.fold)
@@ -380,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + breakdown(result))
     print("\nconfusion (gold → cuelex), matched pairs: " + ", ".join(
         f"{g}→{s} {n}" for (g, s), n in sorted(c.items()) if g != s))
-    if (args.split == "tune" and args.fold != "b") or args.errors:  # fold b is checked blind, like report
+    if (args.split in ("tune", "written") and args.fold != "b") or args.errors:  # fold b is checked blind, like report
         print("\nerror rows:")
         for doc, kind, detail in sorted(result["rows"], key=lambda r: (r[1], r[0])):
             print(f"  [{kind}] {doc}: {detail}")

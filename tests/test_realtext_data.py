@@ -40,6 +40,8 @@ def test_split_is_by_document_and_balanced() -> None:
     # they were selected in and, again, in the group of their rewrites batch
     groups: dict[tuple, list[dict]] = {}
     for d in docs:
+        if d["split"] == "written":  # the written plans are a split of their own (next test)
+            continue
         selected_with_rewrites = d["rewrites"] and "rewrites_batch" not in d
         groups.setdefault((d.get("batch"), d["source"], selected_with_rewrites), []).append(d)
         if "rewrites_batch" in d:
@@ -47,6 +49,19 @@ def test_split_is_by_document_and_balanced() -> None:
     for key, group in groups.items():
         tune = sum(d["split"] == "tune" for d in group)
         assert abs(2 * tune - len(group)) <= 1, key
+
+
+def test_written_plans_are_their_own_split() -> None:
+    """Sections written for the project never enter the tune or report halves, and every one has
+    its text stored beside the ids (no other document text is kept in the project)."""
+    docs = _read(BENCH / "data" / "realtext" / "documents.jsonl")
+    written = [d for d in docs if d["doc_id"].startswith("wp:")]
+    assert all(d["split"] == "written" and d["source"] == "written_plans" for d in written)
+    assert not [d for d in docs if d["split"] == "written" and not d["doc_id"].startswith("wp:")]
+    path = BENCH / "data" / "realtext" / "written_plans.jsonl"
+    texts = {r["doc_id"]: r["text"] for r in _read(path)} if path.exists() else {}
+    assert {d["doc_id"] for d in written} == set(texts)
+    assert all(t.strip() for t in texts.values())
 
 
 def test_gold_offsets_index_the_documents(documents: dict[str, dict]) -> None:
