@@ -79,7 +79,7 @@ def import_pairs(specs: list[str], texts: dict[str, str], append: bool = False) 
         path, annotator = spec.rsplit(":", 1)
         raw = read_jsonl(Path(path))
         for r in raw:
-            if r.get("pair_id") and r.get("note") and r["doc_id"].startswith("aci:"):
+            if r.get("pair_id") and r.get("note") and not r["doc_id"].startswith("iu:"):
                 notes[r["pair_id"]] = r["note"]
         rows += convert(raw, texts, annotator)
     for r in rows:
