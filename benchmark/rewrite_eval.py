@@ -380,7 +380,8 @@ def evaluate(
     **score_options: object,
 ) -> dict:
     docs = {d["doc_id"]: d for d in load_documents() if d["rewrites"]}
-    docs = {k: d for k, d in docs.items() if split == "all" or d["split"] == split}
+    # "all" is the real text (tune + report); rewrites of the written plans are asked for by name
+    docs = {k: d for k, d in docs.items() if d["split"] == split or (split == "all" and d["split"] != "written")}
     if fold is not None:  # one half of the tune documents (see realtext_docs.tune_fold)
         docs = {k: d for k, d in docs.items() if tune_fold(k) == fold}
     gold = load_gold()
@@ -628,7 +629,8 @@ def table(result: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=["tune", "report", "all"], default="tune")
+    parser.add_argument("--split", choices=["tune", "report", "all", "written"], default="tune",
+                        help="written: rewrites of the plans written for the project (development only)")
     parser.add_argument("--linker", action="store_true", help="score with linker=True")
     parser.add_argument("--semantic", action="store_true",
                         help="add the optional embedding tier (needs cuelex[semantic]) to the default tiers")
@@ -646,7 +648,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.fold and args.split != "tune":
         parser.error("--fold divides the tune half only")
-    if (args.batch is not None or args.fold) and args.write_docs:
+    if (args.batch is not None or args.fold or args.split == "written") and args.write_docs:
         parser.error("--write-docs reports whole splits; leave out --batch and --fold")
     options: dict = {"linker": True} if args.linker else {}
     if args.semantic:
@@ -660,7 +662,7 @@ def main(argv: list[str] | None = None) -> int:
         print(feature_table(result))
     if args.shapes:
         print(shape_table(result))
-    if (args.split == "tune" and args.fold != "b") or args.errors:  # fold b is checked blind, like report
+    if (args.split in ("tune", "written") and args.fold != "b") or args.errors:  # fold b is checked blind, like report
         print("\ndisagreements:")
         for line in result["errors"]:
             print("  " + line)
