@@ -2187,7 +2187,7 @@ def _reread(
             q.target_end <= open_at
             and len(between) <= 40
             and q.sentence_start <= open_at < q.sentence_end
-            and not regex.search(r"[.;:!?,()]", between)
+            and not regex.search(r"[.;:!?,()→]|->", between)  # an arrow starts the consequence
             and (best is None or q.target_end > best.target_end)
         ):
             best = q
