@@ -109,11 +109,18 @@ def test_question_without_lead_in_wording_gives_nothing() -> None:
         # output_reading.tsv test row "check": a finding named as what a check looks at
         ("Monitor for hyperkalemia.", "- Cont lisinopril; hyperkalemia recheck at the 2 wk visit.", "hyperkalemia"),
         ("Monitor for hyperkalemia.", "Plan | add spironolactone → f/u 1 wk, BMP + hyperkalemia check", "hyperkalemia"),
+        ("Photos to monitor keloids.", "- Photos taken today for keloid monitoring.", "keloids"),
+        ("Monitor the mole for changes.", "- Mole looks benign; re-check in 3 mo for changes.", "changes"),
     ],
 )
 def test_checked_objects18(source: str, output: str, target: str) -> None:
     p = scored_pair(source, output, target)
     assert p.output_level is not None and p.output_level.value == "UL5", (output, p.output_level, p.level_source)
+
+
+def test_surveillance_with_result_stays_a_finding() -> None:
+    p = scored_pair("Possible melanoma.", "Melanoma surveillance showed a new melanoma on the back.", "melanoma")
+    assert p.output_level is not None and p.output_level.value == "ASSERTED", p.level_source
 
 
 def test_evaluated_with_result_stays_a_finding() -> None:
