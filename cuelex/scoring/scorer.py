@@ -1230,9 +1230,10 @@ _TITLE_REFERENCES = frozenset("dx diagnosis".split())
 _ASSESSMENT_LABEL = regex.compile(
     r"(?:assessment|impression|dx|diagnos[ie]s|working[ \t]+dx|problem|a/p)", regex.V1 | regex.IGNORECASE
 )
+#: A full stop at the end of a line (it closes an assessment label's name).
+_FULL_STOP = regex.compile(r"\.[ \t]*(?=\n|$)", regex.V1)
 #: A line that is only a label ("**Key points:**", "Plan:"): the body of an assessment line goes on
 #: under it.
-_FULL_STOP = regex.compile(r"\.[ \t]*(?=\n|$)", regex.V1)
 _LABEL_ONLY_LINE = regex.compile(r"[ \t]*(?:\*\*|__)?[ \t]*[A-Za-z][\w /&-]{1,30}:[ \t]*(?:\*\*|__)?[ \t]*\n", regex.V1)
 
 
@@ -1617,11 +1618,11 @@ def _plan_label(
     )  # fmt: skip
 
 
+#: The start of the next list item on the next line (a bullet or number), or nothing.
+_NEXT_ITEM = regex.compile(r"[ \t]*(?:\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)?", regex.V1)
 #: Generic heads a demonstrative refers back to a diagnosis with ("fits with THIS CONDITION"); a
 #: "type of", "kind of" or "form of" phrase counts only with the mention's own last word ("this type
 #: of asthma").
-#: The start of the next list item on the next line (a bullet or number), or nothing.
-_NEXT_ITEM = regex.compile(r"[ \t]*(?:\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)?", regex.V1)
 _ANAPHOR_HEADS = frozenset("condition problem diagnosis disease illness".split())
 _DEMONSTRATIVE = regex.compile(r"(?<![\w'’])(?:this|that|these|those)[ \t]+$", regex.V1 | regex.IGNORECASE)
 
@@ -1639,7 +1640,8 @@ def _anaphoric_hedge(
         return None
     # the next sentence may open the next list item ("- … (PFPS).\n- Your symptoms fit with this
     # condition.")
-    nxt_start = _NEXT_ITEM.match(output, sent_end + 1).end()
+    item = _NEXT_ITEM.match(output, sent_end + 1)
+    nxt_start = item.end() if item is not None else sent_end + 1
     nxt_end = min((i for i in (output.find(c, nxt_start) for c in ".!?\n") if i != -1), default=len(output))
     if "\n\n" in output[sent_end:nxt_end]:
         return None
