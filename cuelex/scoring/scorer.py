@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from types import EllipsisType
+from types import EllipsisType, MappingProxyType
 from typing import Any
 
 import pandas as pd
@@ -747,6 +747,8 @@ _PREDICATE_OF = regex.compile(
     r"(?:\s+(?:[a-z]+ly|still|also|now))?\s*(?:\*\*|__)?\s*",
     regex.V1 | regex.IGNORECASE,
 )
+#: An alternative marker that offers a choice ("inj vs CTR"), never a second name of one thing.
+_VERSUS = regex.compile(r"vs\.?|versus", regex.V1 | regex.IGNORECASE)
 _AFTER_PAREN = regex.compile(r"\([^()\n]{1,40}\)[ \t]*$", regex.V1)
 _GLOSS_PREDICATE = regex.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?)\b", regex.V1 | regex.IGNORECASE)
 
@@ -1217,10 +1219,19 @@ def _parallel_cause(output: str, start: int, engine: Any) -> Cue | None:
 
 #: Heads a disease name is often shortened without ("Lyme disease" → "Lyme").
 _GENERIC_DISEASE_HEADS = frozenset("disease syndrome infection disorder".split())
+#: Side words a title and its body write short or long ("**Right ankle sprain**" / "c/w R ankle
+#: sprain", "bilat" / "bilateral"): compared as their long form.
+_SIDE_WORDS = MappingProxyType(
+    {"r": "right", "rt": "right", "l": "left", "lt": "left", "bilat": "bilateral", "bil": "bilateral"}
+)
+#: A body target that names the title's own diagnosis ("**#1 Gout** – sx + labs c/w dx").
+_TITLE_REFERENCES = frozenset("dx diagnosis".split())
 #: Labels whose line states the assessment ("**Assessment:** Hepatitis C", "Dx: gout").
 _ASSESSMENT_LABEL = regex.compile(
     r"(?:assessment|impression|dx|diagnos[ie]s|working[ \t]+dx|problem|a/p)", regex.V1 | regex.IGNORECASE
 )
+#: A full stop at the end of a line (it closes an assessment label's name).
+_FULL_STOP = regex.compile(r"\.[ \t]*(?=\n|$)", regex.V1)
 #: A line that is only a label ("**Key points:**", "Plan:"): the body of an assessment line goes on
 #: under it.
 _LABEL_ONLY_LINE = regex.compile(r"[ \t]*(?:\*\*|__)?[ \t]*[A-Za-z][\w /&-]{1,30}:[ \t]*(?:\*\*|__)?[ \t]*\n", regex.V1)
@@ -1233,6 +1244,9 @@ def _assessment_line(output: str, ls: int, start: int, body_start: int) -> int |
     label = _md.inline_label(output, ls)
     if label is None or label.end() > start or not _ASSESSMENT_LABEL.fullmatch(label.group("label").strip()):
         return None
+    stop = _FULL_STOP.match(output, body_start)
+    if stop is not None:
+        body_start = stop.end()  # a full stop closes the name: "**Assessment:** Right ankle sprain."
     if output[label.end() : start].strip(" \t*_") or (body_start < len(output) and output[body_start] != "\n"):
         return None
     gap = _md.BLANK_AFTER_HEADING.match(output, body_start)
@@ -1276,7 +1290,7 @@ def _heading_body_pair(
     stop = min(len(output), body_start + 400) if stop == -1 else min(stop, body_start + 400)
     nxt = _md.NEXT_HEADING.search(output, body_start, stop)
     stop = nxt.start() if nxt is not None else stop
-    words = [w.lower() for w in regex.findall(r"[\w]+", output[start:end])]
+    words = [_SIDE_WORDS.get(w.lower(), w.lower()) for w in regex.findall(r"[\w]+", output[start:end])]
     if not words:
         return None
     initials = "".join(w[0] for w in words) if len(words) >= 2 else None
@@ -1286,9 +1300,11 @@ def _heading_body_pair(
             continue
         if not (body_start <= q.target_start and q.target_end <= stop):
             continue
-        tw = [w.lower() for w in regex.findall(r"[\w]+", q.target_text)]
+        tw = [_SIDE_WORDS.get(w.lower(), w.lower()) for w in regex.findall(r"[\w]+", q.target_text)]
         if not tw:
             continue
+        if q.level is not Level.UL1 and len(tw) == 1 and tw[0] in _TITLE_REFERENCES:
+            return q  # "**#1 Gout** – exam c/w dx": the hedge is said of the title's diagnosis
         same = tw == words
         tail = len(tw) < len(words) and words[-len(tw) :] == tw
         # or the body names a kind of it: "**Ankle sprain** – c/w lateral ankle sprain"
@@ -1329,7 +1345,8 @@ def list_lead_ins() -> tuple[tuple[Level, Any, str], ...]:
 def _lead_in_line(output: str, line_start: int) -> tuple[int, int] | None:
     """The span of the lead-in a list item at ``line_start`` hangs from: the nearest line above
     that is not an item (continuation lines of an item are passed over) when it ends with ':' or is
-    a heading, or a less indented item that ends with ':' (a nested list); a blank line ends the
+    a heading or a question (a Q&A heading: "What should you watch for?"), or a less indented item
+    that ends with ':' (a nested list); a blank line ends the
     list. Only the lead-in's last sentence counts ("Your Hb was low. You have not noticed:")."""
     own_end = output.find("\n", line_start)
     own = output[line_start : len(output) if own_end == -1 else own_end]
@@ -1346,7 +1363,8 @@ def _lead_in_line(output: str, line_start: int) -> tuple[int, int] | None:
         if _md.item_marker(line):
             if len(line) - len(line.lstrip()) < indent and tail.endswith(":"):
                 return start, end
-        elif _md.is_heading_line(line, "lead_in") or tail.endswith(":"):
+        elif _md.is_heading_line(line, "lead_in") or tail.endswith((":", "?")):
+            # a question over the items is a lead-in too ("What side effects should you watch for?")
             cut = max(line.rfind(c, 0, len(tail) - 1) for c in ".!?")
             return (start + cut + 1 if cut >= 0 else start), end
         elif not line[:1].isspace():
@@ -1600,6 +1618,8 @@ def _plan_label(
     )  # fmt: skip
 
 
+#: The start of the next list item on the next line (a bullet or number), or nothing.
+_NEXT_ITEM = regex.compile(r"[ \t]*(?:\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)?", regex.V1)
 #: Generic heads a demonstrative refers back to a diagnosis with ("fits with THIS CONDITION"); a
 #: "type of", "kind of" or "form of" phrase counts only with the mention's own last word ("this type
 #: of asthma").
@@ -1618,7 +1638,11 @@ def _anaphoric_hedge(
     sent_end = min((i for i in (output.find(c, end) for c in ".!?") if i != -1), default=-1)
     if sent_end == -1 or "\n\n" in output[end:sent_end]:
         return None
-    nxt_end = min((i for i in (output.find(c, sent_end + 1) for c in ".!?\n") if i != -1), default=len(output))
+    # the next sentence may open the next list item ("- … (PFPS).\n- Your symptoms fit with this
+    # condition.")
+    item = _NEXT_ITEM.match(output, sent_end + 1)
+    nxt_start = item.end() if item is not None else sent_end + 1
+    nxt_end = min((i for i in (output.find(c, nxt_start) for c in ".!?\n") if i != -1), default=len(output))
     if "\n\n" in output[sent_end:nxt_end]:
         return None
     last = regex.findall(r"[\w-]+", output[start:end].lower())
@@ -2178,6 +2202,9 @@ def _reread(
         return level, cue, "span"
     own_alt = cue is not None and open_at < cue.start < close_at and cue.rule_id.startswith("alt.")
     if level is not Level.ASSERTED and not own_alt:
+        return level, cue, "span"
+    if own_alt and _VERSUS.fullmatch(cue.text):
+        # "Hand clinic (inj vs release)": "vs" offers a choice, never a gloss of the phrase before
         return level, cue, "span"
     near = ordered[bisect_left(cue_starts, open_at - 300) : bisect_left(cue_starts, open_at + 1)]
     best = None
