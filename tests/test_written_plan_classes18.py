@@ -1,7 +1,8 @@
 """Wording classes of dictated assessment-and-plan sections (issue 12, eighteenth session), found
 by grouping the errors of the written split: mechanical and duration course verbs of a contingency
 ("if the knee buckles", "if it lasts longer than", "if the wound has not closed") and a pronoun's
-return ("if this recurs", "if it stays elevated"), a state adjective ("if he is vitamin D deficient"), a treatment's gain not had ("if she does not
+return ("if this recurs", "if it stays elevated"), a state adjective ("if he is vitamin D deficient"), an onset verb said again ("if he develops a
+fever or has chills"), a treatment's gain not had ("if she does not
 have any improvement", "if he has not had a response"), "other possibilities include", a diagnosis named
 "the main concern", and "we do not yet know whether"; and
 the non-findings that gave false pairs (receptor status with a hyphen, adherence "consistent with
@@ -38,6 +39,11 @@ def pairs_of(text: str) -> set[tuple[str, str]]:
         # a clinical state of the patient named by an adjective in a condition
         ("If he is vitamin D deficient, we will start a supplement.", "vitamin D deficient", "UL5"),
         ("If she turns out to be anemic, we will check iron studies.", "anemic", "UL5"),
+        # a condition's onset verb said again before a later item
+        ("If he develops a fever or has chills, he should call us.", "chills", "UL5"),
+        ("If she has blood clots or is unable to void, she should go to the emergency room.", "unable to void", "UL5"),
+        ("Call us if she develops chest pain or is short of breath.", "short of breath", "UL5"),
+        ("If he gets a headache or has blurred vision, he will stop the drug.", "blurred vision", "UL5"),
         # "the main concern": a diagnosis named as the leading possibility (as "is a concern")
         ("Septic arthritis is the main concern, so we will tap the joint today.", "Septic arthritis", "UL3"),
         ("Pulmonary embolism remains our leading concern.", "Pulmonary embolism", "UL3"),
@@ -90,6 +96,8 @@ def test_a_written_plan_wording_gives_its_pair(text: str, target: str, level: st
         "If she is able to stop drinking, her liver tests should improve.",
         # an ordinal standing for a test
         "We will draw a second set of cultures if the first is negative.",
+        # a later item of a condition that names no finding
+        "If she has any questions or is otherwise worried, she should call.",
         # a condition on a pronoun without a course names no finding
         "If it is covered by her insurance, we will start the injection.",
         # a lab named by its test after "recheck", a workup, a candidacy

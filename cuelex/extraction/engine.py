@@ -1763,6 +1763,8 @@ class Engine:
     _TO_ORGAN_STARTS = frozenset({"the", "his", "her", "their", "your", "its", "my", "our", "both", "either"})
 
     _CONDITIONALS = frozenset({"if", "unless"})
+    #: onset verbs a condition repeats before a later item ("if she develops A or has B")
+    _ONSET_VERBS = frozenset({"has", "have", "develops", "develop", "gets", "get", "notices", "experiences", "is", "are"})
     #: a gain a treatment should bring ("any improvement", "at least a partial response")
     _GAIN = (
         r"(?:(?:any|much|significant|meaningful|real|at\s+least|a|an|some|partial|good|adequate)\s+){0,4}"
@@ -2079,7 +2081,19 @@ class Engine:
                 # "may be from A or from B", "due to A, to B, or both": the cue's own preposition
                 # said again before a later item leaves that item in the cue's list
                 a += 1
+            if (
+                idx > 0
+                and sep == "or"
+                and a + 1 < b
+                and toks[a].low in self._ONSET_VERBS
+                and any(t.low in self._CONDITIONALS for t in toks[max(0, i - 4) : i])
+            ):
+                # "if he develops a fever or has chills", "if she has clots or is unable to void":
+                # the condition's onset verb said again before a later item keeps it in the list
+                a += 1
             np = self._noun_phrase(toks, a, b)
+            if np is not None and idx > 0 and toks[a].low == "unable" and a + 2 < b and toks[a + 1].low == "to":
+                np = (a, a + 3)  # "or is unable to urinate": the inability is the finding
             if idx == 0 and (status := self._status_predicate(toks, i, j)):
                 if status[0] < status[1]:
                     out.append((status[0], status[1], False, False))
