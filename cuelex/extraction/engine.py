@@ -1763,13 +1763,23 @@ class Engine:
     _TO_ORGAN_STARTS = frozenset({"the", "his", "her", "their", "your", "its", "my", "our", "both", "either"})
 
     _CONDITIONALS = frozenset({"if", "unless"})
+    #: onset verbs a condition repeats before a later item ("if she develops A or has B")
+    _ONSET_VERBS = frozenset({"has", "have", "develops", "develop", "gets", "get", "notices", "experiences", "is", "are"})
+    #: a gain a treatment should bring ("any improvement", "at least a partial response")
+    _GAIN = (
+        r"(?:(?:any|much|significant|meaningful|real|at\s+least|a|an|some|partial|good|adequate)\s+){0,4}"
+        r"(?:improvement|response)"
+    )
     _NOT_IMPROVING = regex.compile(
         r"(?:(?:does|do|did)\s+not\s+|(?:doesn|don|didn)['’]t\s+|fails?\s+to\s+)"
         r"(?:improve|get\s+better|respond|recover)\b"
         r"|(?:(?:has|have)\s+not\s+|(?:hasn|haven)['’]t\s+)(?:improved|gotten\s+better|responded|recovered)\b"
         r"|(?:is|are)\s+(?:not|no)\s+(?:better|improved|improving)\b|(?:isn|aren)['’]t\s+(?:better|improved|improving)\b"
         r"|(?:continues?|keeps?)\s+to\s+(?:worsen|decline|deteriorate)\b|(?:worsens|deteriorates|declines)\b"
-        r"|not\s+(?:improving|better|improved)\b",
+        r"|not\s+(?:improving|better|improved)\b"
+        # "if she does not have any improvement", "if he has not had at least a partial response"
+        r"|(?:(?:does|do|did)\s+not\s+|(?:doesn|don|didn)['’]t\s+)(?:have|get|see|notice)\s+" + _GAIN + r"\b"
+        r"|(?:(?:has|have)\s+not\s+|(?:hasn|haven)['’]t\s+)(?:had|gotten|seen|noticed)\s+" + _GAIN + r"\b",
         regex.IGNORECASE,
     )
     # a weight threshold of a home-monitoring instruction: "if she gains 3 pounds (in a day)"
@@ -1796,11 +1806,16 @@ class Engine:
                 return True
         return False
 
-    #: a plural pronoun after "if" that can stand for values the patient measures (weights, readings)
-    _MONITORED_PRONOUNS = frozenset({"these", "they", "those"})
+    #: a pronoun after "if" that can stand for values the patient measures (weights, readings) or for
+    #: a finding named before ("if it comes back"); only a course after it makes it a target
+    _MONITORED_PRONOUNS = frozenset({"these", "they", "those", "it", "this"})
+    #: a rise, a return or a lasting abnormality said of a pronoun in a condition ("if these start to
+    #: increase", "if it comes back", "if this recurs", "if it stays elevated"): the course is the target
     _RISING = regex.compile(
         r"(?:(?:start|starts|begin|begins|continue|continues|keep|keeps)\s+(?:to\s+)?)?"
-        r"(?:increas(?:e|es|ing)|ris(?:e|es|ing)|go(?:es)?\s+up|going\s+up|climb(?:s|ing)?|trend(?:s|ing)?\s+up(?:ward)?)\b",
+        r"(?:increas(?:e|es|ing)|ris(?:e|es|ing)|go(?:es)?\s+up|going\s+up|climb(?:s|ing)?|trend(?:s|ing)?\s+up(?:ward)?"
+        r"|recur(?:s|ring)?|come(?:s)?\s+back|worsen(?:s)?|get(?:s)?\s+worse"
+        r"|(?:remain|remains|stay|stays)\s+(?:elevated|high|low|abnormal|positive|enlarged|swollen))\b",
         regex.IGNORECASE,
     )
 
@@ -1838,7 +1853,7 @@ class Engine:
         elif toks[k].low not in ("fails", "fail", "not"):
             return None  # (telegraphic notes drop the subject: "If fails to improve, MRI")
         # the predicate may run past the scope: its own "not" is a cue that ends the scope
-        words = " ".join(t.low for t in toks[k : k + 6])
+        words = " ".join(t.low for t in toks[k : k + 9])
         m = self._NOT_IMPROVING.match(words) or self._WEIGHT_CHANGE.match(words)
         if m is None:
             return None
@@ -2066,7 +2081,19 @@ class Engine:
                 # "may be from A or from B", "due to A, to B, or both": the cue's own preposition
                 # said again before a later item leaves that item in the cue's list
                 a += 1
+            if (
+                idx > 0
+                and sep == "or"
+                and a + 1 < b
+                and toks[a].low in self._ONSET_VERBS
+                and any(t.low in self._CONDITIONALS for t in toks[max(0, i - 4) : i])
+            ):
+                # "if he develops a fever or has chills", "if she has clots or is unable to void":
+                # the condition's onset verb said again before a later item keeps it in the list
+                a += 1
             np = self._noun_phrase(toks, a, b)
+            if np is not None and idx > 0 and toks[a].low == "unable" and a + 2 < b and toks[a + 1].low == "to":
+                np = (a, a + 3)  # "or is unable to urinate": the inability is the finding
             if idx == 0 and (status := self._status_predicate(toks, i, j)):
                 if status[0] < status[1]:
                     out.append((status[0], status[1], False, False))
