@@ -608,6 +608,12 @@ class _Scorer:
                 back = _anaphoric_hedge(output, m.start, m.end, by_cue)
                 if back is not None:
                     level, cue, how = back.level, _as_cue(back), "anaphor"
+            if level is Level.ASSERTED and cue is None:
+                again = _checked_pronoun(output, m.end)
+                if again is not None:
+                    # "… called a murmur. We will do an ultrasound of your heart to check on it.":
+                    # the finding is what the test looks at again
+                    level, cue, how = Level.UL5, again, "anaphor_check"
             if (
                 self.choice == "context"
                 and level is Level.ASSERTED
@@ -793,7 +799,7 @@ def _list_negation(
             return None
         # a list is closed by a coordinator: right before this item ("..., or swollen lymph
         # nodes") or later, with only list items between ("..., a collapsed lung, or lumps")
-        if _COORD_LAST.search(between):
+        if _COORD_LAST.search(between) or _COORD_LAST_ITEM.search(between):
             return q
         rest = regex.split(r"[.;:!?\n]", output[start : q.sentence_end], maxsplit=1)[0]
         if _COORD.search(rest) and not _CLAUSE_WORDS.search(rest):
@@ -829,6 +835,13 @@ def _negation_label(output: str, start: int) -> Cue | None:
 _COORD = regex.compile(r"\b(?:or|and|nor)\b", regex.V1 | regex.IGNORECASE)
 _COORD_LAST = regex.compile(
     r"\b(?:or|and|nor)\s+(?:(?:no|any|a|an|the|other|signs?\s+of)\s+){0,3}$", regex.V1 | regex.IGNORECASE
+)
+
+#: The last item of a negated list opened by its own modifiers ("not noticed any bleeding from
+#: your bowels, in your urine, or unusual period bleeding"): a coordinator, then up to three
+#: words before the mention (the caller has already refused clause words between).
+_COORD_LAST_ITEM = regex.compile(
+    r",[ \t]*(?:or|and|nor)[ \t]+(?:[\w'’-]+[ \t]+){0,3}$", regex.V1 | regex.IGNORECASE
 )
 
 
@@ -880,7 +893,7 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
-    "after_ul2", "after_ul3", "after_ul4", "after_ul5", "check_whether", "condition_course",
+    "after_ul2", "after_ul3", "after_ul4", "after_ul5", "check_whether", "condition_course", "check_pronoun",
 )
 
 
@@ -1631,6 +1644,46 @@ def _anaphoric_hedge(
         words = regex.findall(r"[\w-]+", q.target_text.lower())
         if words and ((len(words) == 1 and words[0] in _ANAPHOR_HEADS) or (last and words[-1] == last[-1])):
             return q
+    return None
+
+
+@lru_cache(maxsize=1)
+def _check_pronoun_pattern() -> Any:
+    """A purpose said of a pronoun (``check_pronoun`` rows, then "it"/"this"/"that" closing the
+    phrase): "to check on it", "to follow up on this, and …"."""
+    return regex.compile(
+        r"(?<![\w'’])" + _alternation("check_pronoun").replace(" ", r"[ \t]+")
+        + r"[ \t]+(?P<pron>it|this|that)(?=[ \t]*(?:[,.;:!?)\n]|$)|[ \t]+(?:and|with|again|soon|today|"
+        r"closely|later|next|over|in|at)\b)",
+        regex.V1 | regex.IGNORECASE,
+    )
+
+
+def _checked_pronoun(output: str, end: int) -> Cue | None:
+    """The purpose phrase of one of the next two sentences of the paragraph whose pronoun points
+    back to a mention that closes its own sentence ("… a sound in your heart called a murmur. It
+    has been heard before. We will order an ultrasound to follow up on it."). A sentence between
+    must point back too (a pronoun or demonstrative in it), so the pronoun still has the mention as
+    its antecedent."""
+    stop = regex.compile(r"[ \t*_)\]]*[.!?]", regex.V1).match(output, end)
+    if stop is None:
+        return None  # the mention does not close its sentence
+    pos = stop.end()
+    for k in range(2):
+        nxt = regex.compile(r"[^.!?]*[.!?]|[^.!?]+$", regex.V1).match(output, pos)
+        if nxt is None or "\n\n" in nxt.group() or not nxt.group().strip():
+            return None
+        sentence = nxt.group()
+        found = _check_pronoun_pattern().search(sentence)
+        if found is not None:
+            s0, e0 = pos + found.start(), pos + found.end()
+            return Cue(
+                text=output[s0:e0], start=s0, end=e0, level=Level.UL5, rule_id="ul5.check_pronoun",
+                direction=Direction.BACKWARD,
+            )  # fmt: skip
+        if k == 0 and not regex.search(r"(?<![\w'’])(?:it|this|that|these|they)(?![\w'’])", sentence, regex.IGNORECASE):
+            return None
+        pos = nxt.end()
     return None
 
 
