@@ -51,6 +51,11 @@ def test_the_last_item_of_a_negated_list(output: str, level: str) -> None:
             "these start to increase",
         ),
         (
+            "Please weigh yourself each morning and call me if these start to increase.",
+            "Daily weights; call if ↑.",
+            "these start to increase",
+        ),
+        (
             "Check your blood pressure daily and call if they keep rising.",
             "Check your blood pressure every day and let us know if it starts to climb.",
             "keep rising",
@@ -105,3 +110,43 @@ def test_a_rise_role_needs_a_pronoun_or_no_subject() -> None:
 def test_a_finding_a_later_purpose_points_back_to(output: str, level: str) -> None:
     p = pair_for("We will get an echocardiogram to follow up on her murmur.", output, "murmur")
     assert p.output_level.value == level, (p.output_level, p.level_source)
+
+
+@pytest.mark.parametrize(
+    ("output", "level"),
+    [
+        ("Your trip to the hospital was most likely caused by the foods you ate and by your high blood pressure.", "UL2"),
+        ("Your trip to the hospital was likely caused by eating foods outside your diet.", "UL2"),
+        # no hedge on the cause
+        ("Your trip to the hospital was caused by the foods you ate.", "ASSERTED"),
+        # the hedge is in another sentence
+        ("This is likely from the hospital. The foods you ate caused it.", "ASSERTED"),
+    ],
+)
+def test_a_lay_cause_right_after_a_hedged_cause_cue(output: str, level: str) -> None:
+    p = pair_for(
+        "The episode was likely caused by dietary indiscretion and uncontrolled hypertension.", output,
+        "dietary indiscretion",
+    )
+    assert p.output_level.value == level, (p.output_level, p.level_source, p.match.text)
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "level", "found"),
+    [
+        # the short name as the object of a test, beside a hedged full name
+        ("We will draw blood to determine if she has Lyme disease.", "Rash, likely Lyme disease. Lyme titer sent.",
+         "UL5", "Lyme"),
+        # the short name as the subject of a checked clause
+        ("We will draw blood to determine if she has Lyme disease.",
+         "Concern for Lyme disease. Titer to be drawn to determine if Lyme is present.", "UL5", "Lyme"),
+        # a test with its result states the finding: the hedged full name stays
+        ("We will draw blood to determine if she has Lyme disease.",
+         "Rash, likely Lyme disease. Lyme titer came back positive.", "UL2", "Lyme disease"),
+        # a source statement that is no workup keeps its own mention
+        ("The rash is likely Lyme disease.", "Rash, likely Lyme disease. Lyme titer sent.", "UL2", "Lyme disease"),
+    ],
+)
+def test_a_short_name_a_test_names_is_the_workup_mention(source: str, output: str, level: str, found: str) -> None:
+    p = pair_for(source, output, "Lyme disease")
+    assert (p.output_level.value, p.match.text) == (level, found), (p.output_level, p.level_source)

@@ -679,6 +679,25 @@ class _Scorer:
                     span_end = e0
                     level, how = cand_levels[alt], "same_role"
                     cue = assessed[(s0, e0)].cue if assessed[(s0, e0)].level is level else None
+            if self.choice == "context" and p.level is Level.UL5 and level is not Level.UL5:
+                short = _short_name_checked(output, p.target_text, (m.start, m.end))
+                if short is not None:
+                    # "Lyme titer sent", "to determine if Lyme is present" beside "c/w Lyme disease":
+                    # the workup mention is the one in the source's role; the other stays an
+                    # alternative, so the pair is flagged
+                    s0, e0, check = short
+                    cand_levels = (*cand_levels, Level.UL5)
+                    m = m.model_copy(
+                        update={
+                            "start": s0, "end": e0, "text": output[s0:e0], "tier": "normalized",
+                            "detail": "short_name", "candidates": (*m.candidates, (s0, e0)),
+                            "candidate_details": (*m.candidate_details, "normalized/short_name")
+                            if m.candidate_details
+                            else (),
+                            "n_candidates": m.n_candidates + 1,
+                        }
+                    )  # fmt: skip
+                    level, cue, how, span_end = Level.UL5, check, "short_name_check", e0
             if self.choice == "context" and k == 0 and len(m.candidates) > 1:
                 cand_levels = tuple(
                     lv if sp != (m.start, m.end) else level
@@ -1224,6 +1243,33 @@ def _parallel_cause(output: str, start: int, engine: Any) -> Cue | None:
     return last
 
 
+#: What may stand between a hedged cause cue and the lay cause it names: an article or possessive
+#: and up to three words of the phrase ("caused by | the | foods you ate", "from | eating | foods
+#: outside your diet"), no punctuation.
+_CAUSE_GAP = regex.compile(r"[ \t]+(?:[\w'’-]+[ \t]+){0,3}", regex.V1)
+
+
+def _hedged_cause_before(output: str, start: int, engine: Any) -> Cue | None:
+    """The hedged cause cue that ends right before a mention's phrase ("most likely caused by the
+    foods you ate", "probably from eating salty food"): the cause the rewrite offers takes its
+    hedge, when the extractor kept no pair for it (a lay phrase is no finding of its own). Only a
+    cue ending in "by", "from", "to" or "of" counts."""
+    if engine is None:
+        return None
+    lo = max(_clause_start(output, start), start - 80)
+    found = [
+        c for c in _lexicon_cues(output, lo, start, engine, _CAUSE_HEDGE_LEVELS, forward_only=True)
+        if regex.search(r"\b(?:by|from|to|of)$", c.text, regex.IGNORECASE)
+    ]
+    if not found:
+        return None
+    last = max(found, key=lambda c: (c.end, c.end - c.start))
+    gap = output[last.end : start]
+    if gap and (not _CAUSE_GAP.fullmatch(gap) or _CLAUSE_WORDS.search(gap)):
+        return None
+    return last
+
+
 # The heading-and-body layout around a mention (heading prefix and suffix, the "complaint – finding"
 # title, the blank line and the next heading) lives in cuelex/scoring/markdown.py.
 
@@ -1320,6 +1366,24 @@ def _heading_body_pair(
             # the body names the heading's finding by a synonym of the vocabulary ("**Kidney
             # stone** – sx c/w nephrolithiasis", "**Pneumonia** / no PNA on CXR")
             return q
+    return None
+
+
+def _short_name_checked(output: str, target: str, chosen: tuple[int, int]) -> tuple[int, int, Cue] | None:
+    """An occurrence of a disease's short name ("Lyme" for "Lyme disease") outside the chosen
+    mention that a test names ("Lyme titer sent") or a checked clause opens on ("to determine if
+    Lyme is present"): (start, end, the UL5 cue), the first such; None otherwise."""
+    words = target.split()
+    if len(words) != 2 or words[1].lower() not in _GENERIC_DISEASE_HEADS or len(words[0]) < 3:
+        return None
+    head = regex.compile(rf"[ \t]+{regex.escape(words[1])}", regex.V1 | regex.IGNORECASE)
+    for found in regex.finditer(rf"(?<![\w'’-]){regex.escape(words[0])}(?![\w'’-])", output, regex.V1 | regex.IGNORECASE):
+        s, e = found.span()
+        if chosen[0] <= s < chosen[1] or head.match(output, e):
+            continue  # the chosen mention itself, or the full name (an exact candidate already)
+        check = _tested_for(output, s, e) or _checked_hedge(output, s)
+        if check is not None:
+            return s, e, check
     return None
 
 
@@ -2212,6 +2276,9 @@ def _reread(
         parallel = _parallel_cause(output, start, engine)
         if parallel is not None:
             return parallel.level, parallel, "conjunct"
+        cause = _hedged_cause_before(output, start, engine)
+        if cause is not None:
+            return cause.level, cause, "cause_before"
         alt = _or_alternative(output, start, end) if cue is None else None
         if alt is not None:
             return Level.UL3, alt, "or_alternative"
