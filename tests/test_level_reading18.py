@@ -150,3 +150,19 @@ def test_a_lay_cause_right_after_a_hedged_cause_cue(output: str, level: str) -> 
 def test_a_short_name_a_test_names_is_the_workup_mention(source: str, output: str, level: str, found: str) -> None:
     p = pair_for(source, output, "Lyme disease")
     assert (p.output_level.value, p.match.text) == (level, found), (p.output_level, p.level_source)
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "target"),
+    [
+        ("Photos today to monitor the scarring.", "Photos obtained today for scar monitoring.", "scarring"),
+        (
+            "We will monitor the thyroid nodule with ultrasound.",
+            "Thyroid nodule surveillance with ultrasound in one year.",
+            "thyroid nodule",
+        ),
+    ],
+)
+def test_a_finding_named_by_its_monitoring_is_a_check(source: str, output: str, target: str) -> None:
+    p = pair_for(source, output, target)
+    assert p.output_level.value == "UL5", (p.output_level, p.level_source)

@@ -92,3 +92,18 @@ def test_alternatives_outside_the_workup_stay_alternatives(text: str, target: st
 
 def test_distinguish_needs_a_condition_pair() -> None:
     assert not pairs_of("He can distinguish red from green without trouble.")
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("We will take photos so we can keep track of how your scars are changing.", "scars"),
+        ("We will watch how the mole on your back is growing.", "mole"),
+    ],
+)
+def test_a_watched_course_is_a_monitoring_target(text: str, target: str) -> None:
+    assert (target, "UL5") in _levels(text)
+
+
+def test_a_watched_measurement_names_no_finding() -> None:
+    assert not pairs_of("Keep track of how your blood sugars are doing.")
