@@ -33,15 +33,13 @@ from cuelex.scoring import scorer
             "headaches",
             "UL5",
         ),
-        # a modal inside a clause a test checks: the extraction reads "might have" (UL3) on the
-        # same text, and the scorer keeps the extraction's hedge so that a text scored against
-        # itself keeps its levels; UL5 here needs the extraction to read the checked clause
-        pytest.param(
+        # a modal inside a clause a test checks: the extraction reads the whole checked clause
+        # (ul5.to_determine_if_modal), so source and output sides agree on UL5
+        (
             "We will check whether he has a torn meniscus.",
             "We ordered an MRI to see whether you might have a meniscus tear.",
             "torn meniscus",
             "UL5",
-            marks=pytest.mark.xfail(strict=True, reason="extraction reads the modal inside a checked clause as UL3"),
         ),
         # a test "that checks for" a finding
         (

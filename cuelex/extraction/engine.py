@@ -2590,6 +2590,11 @@ class Engine:
                 if neg is not None:  # "no signs of A, fluid in or around B, or any C or D"
                     cue, level, side = neg, Level.UL1, Direction.FORWARD
                     break
+            if cue is None:
+                work = self._list_workup(analysis, g)
+                if work is not None:  # "CT to evaluate for PE vs pneumonia", "echo (r/o A; B vs C)"
+                    cue, level, side = work, Level.UL5, Direction.FORWARD
+                    break
             capped = weaker(level, conf.alternatives_cap)
             if capped is not level or cue is None:
                 modifiers.append(g.rule_id)
@@ -2649,6 +2654,52 @@ class Engine:
             return None
         if any(m.kind in (CUE, TERM) for m in self._scan_text(between)):
             return None
+        return last.cue
+
+    # what may lie between a workup target and the alternatives after it: more items, a comma or
+    # semicolon between the purposes a test serves, markup; no sentence break
+    _WORKUP_REST = regex.compile(r"[\w\s,;()*_'/-]{0,120}")
+
+    def _list_workup(self, analysis: _SentenceAnalysis, g: _AltGroup) -> _CueHit | None:
+        """The evaluation cue (UL5, forward) that governs an alternative group no cue reaches: one
+        that reaches a member ("CT to evaluate for PE vs pneumonia": both are looked for), or whose
+        last target is followed by only list items before the group ("echo (r/o effusion;
+        pericarditis vs myocarditis)"). Each alternative of a workup is a workup target (the
+        alternatives cap keeps UL5). No verb, subject, cue or terminator between."""
+        evals = [
+            r for r in analysis.reaches
+            if r.cue.level is Level.UL5 and r.side is Direction.FORWARD
+        ]  # fmt: skip
+        if not evals:
+            return None
+        for r in evals:
+            if any(r.start < b and a < r.end for a, b in g.members):
+                return r.cue
+        first = min(a for a, _b in g.members)
+        last: _Reach | None = None
+        for r in evals:
+            if r.end <= first and (last is None or r.end > last.end):
+                last = r
+        if last is None:
+            return None
+        between = analysis.text[last.end - analysis.start : first - analysis.start]
+        words = between.lower().split()
+        before = analysis.text[: last.end - analysis.start]
+        if ";" in between and before.count("(") <= before.count(")"):
+            return None  # a semicolon outside a test's parenthesis may open a differential
+        if not self._WORKUP_REST.fullmatch(between) or not (
+            "," in between or ";" in between or any(w in self._coord for w in words)
+        ):
+            return None
+        if any(w in self._verbs or w in self._verb_like or w in self._copulas for w in words):
+            return None
+        if any(w in self._subjects for w in words):
+            return None
+        if any(
+            m.kind == CUE or m.kind == TERM and between[m.start : m.end].strip() != ";"
+            for m in self._scan_text(between)
+        ):
+            return None  # (a semicolon only separates the purposes of one test)
         return last.cue
 
     # a list item line: a bullet or a number opens it

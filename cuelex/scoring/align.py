@@ -1291,7 +1291,10 @@ COURSE_SUBJECT_MAX = 3
 
 
 #: The roles of ``cuelex/data/course_wording.tsv``.
-COURSE_ROLES = ("not_better", "worse", "abnormal")
+COURSE_ROLES = ("not_better", "worse", "abnormal", "rise")
+#: A subject that names a monitored value only by pointing back to it ("call if THESE start to
+#: increase", "let us know if IT goes up"): the rise is the whole target (role ``rise``).
+_RISE_PRONOUNS = frozenset({"these", "they", "those", "it"})
 
 
 @lru_cache(maxsize=1)
@@ -1311,13 +1314,20 @@ def course_wording() -> dict[str, Any]:
 def course_target(p: CueTargetPair) -> str | None:
     """The role of a UL5 target that a rewrite may say in its own words under a condition: a course
     of not getting better ("fails to improve", "symptoms do not improve": ``not_better``) or of
-    getting worse ("symptoms worsen", "worsening of her symptoms": ``worse``), or an organ-less
-    general finding of a test ("if there are abnormalities": ``abnormal``); else None."""
+    getting worse ("symptoms worsen", "worsening of her symptoms": ``worse``), an organ-less
+    general finding of a test ("if there are abnormalities": ``abnormal``), or the rise of a value
+    named only by a pronoun ("if these start to increase": ``rise``); else None."""
     if p.level is not Level.UL5:
         return None
     text = p.target_text.strip()
     if general_target(normal_words(text)) == frozenset():
         return "abnormal" if "abnormal" in course_wording() else None
+    rise = course_wording().get("rise")
+    subject, _, rest = text.partition(" ")
+    if rise is not None and (
+        rise.fullmatch(text) or subject.lower() in _RISE_PRONOUNS and rise.fullmatch(rest.strip())
+    ):
+        return "rise"
     for role in ("not_better", "worse"):
         pattern = course_wording().get(role)
         last = None
@@ -2062,6 +2072,10 @@ class Aligner:
             past = target_in_history(p)
             key = (p.target_text, p.cui, general, site, past)
             cands = found.get(key)
+            if cands is None and "normalized" in self.tiers and course_target(p) == "rise":
+                # "call if these start to increase": the pronoun names no finding of its own, so
+                # the rise is found only as a rise said under a condition ("if your weight goes up")
+                cands = found[key] = self._distinct(_course_matches(idx, "rise"))
             if cands is None:
                 cands = found[key] = self._distinct(
                     self._find(
@@ -2080,7 +2094,7 @@ class Aligner:
                             rivals=names,
                         )
                     )
-            if not cands and "normalized" in self.tiers and (role := course_target(p)) is not None:
+            if not cands and "normalized" in self.tiers and (role := course_target(p)) not in (None, "rise"):
                 # "if he fails to improve" ~ "if no improvement", "if physical therapy doesn't help":
                 # the contingency on the course, said in the rewrite's own words under a condition
                 cands = found[key] = self._distinct(_course_matches(idx, role))

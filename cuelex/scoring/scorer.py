@@ -608,6 +608,12 @@ class _Scorer:
                 back = _anaphoric_hedge(output, m.start, m.end, by_cue)
                 if back is not None:
                     level, cue, how = back.level, _as_cue(back), "anaphor"
+            if level is Level.ASSERTED and cue is None:
+                again = _checked_pronoun(output, m.end)
+                if again is not None:
+                    # "… called a murmur. We will do an ultrasound of your heart to check on it.":
+                    # the finding is what the test looks at again
+                    level, cue, how = Level.UL5, again, "anaphor_check"
             if (
                 self.choice == "context"
                 and level is Level.ASSERTED
@@ -673,6 +679,25 @@ class _Scorer:
                     span_end = e0
                     level, how = cand_levels[alt], "same_role"
                     cue = assessed[(s0, e0)].cue if assessed[(s0, e0)].level is level else None
+            if self.choice == "context" and p.level is Level.UL5 and level is not Level.UL5:
+                short = _short_name_checked(output, p.target_text, (m.start, m.end))
+                if short is not None:
+                    # "Lyme titer sent", "to determine if Lyme is present" beside "c/w Lyme disease":
+                    # the workup mention is the one in the source's role; the other stays an
+                    # alternative, so the pair is flagged
+                    s0, e0, check = short
+                    cand_levels = (*cand_levels, Level.UL5)
+                    m = m.model_copy(
+                        update={
+                            "start": s0, "end": e0, "text": output[s0:e0], "tier": "normalized",
+                            "detail": "short_name", "candidates": (*m.candidates, (s0, e0)),
+                            "candidate_details": (*m.candidate_details, "normalized/short_name")
+                            if m.candidate_details
+                            else (),
+                            "n_candidates": m.n_candidates + 1,
+                        }
+                    )  # fmt: skip
+                    level, cue, how, span_end = Level.UL5, check, "short_name_check", e0
             if self.choice == "context" and k == 0 and len(m.candidates) > 1:
                 cand_levels = tuple(
                     lv if sp != (m.start, m.end) else level
@@ -795,7 +820,7 @@ def _list_negation(
             return None
         # a list is closed by a coordinator: right before this item ("..., or swollen lymph
         # nodes") or later, with only list items between ("..., a collapsed lung, or lumps")
-        if _COORD_LAST.search(between):
+        if _COORD_LAST.search(between) or _COORD_LAST_ITEM.search(between):
             return q
         rest = regex.split(r"[.;:!?\n]", output[start : q.sentence_end], maxsplit=1)[0]
         if _COORD.search(rest) and not _CLAUSE_WORDS.search(rest):
@@ -831,6 +856,13 @@ def _negation_label(output: str, start: int) -> Cue | None:
 _COORD = regex.compile(r"\b(?:or|and|nor)\b", regex.V1 | regex.IGNORECASE)
 _COORD_LAST = regex.compile(
     r"\b(?:or|and|nor)\s+(?:(?:no|any|a|an|the|other|signs?\s+of)\s+){0,3}$", regex.V1 | regex.IGNORECASE
+)
+
+#: The last item of a negated list opened by its own modifiers ("not noticed any bleeding from
+#: your bowels, in your urine, or unusual period bleeding"): a coordinator, then up to three
+#: words before the mention (the caller has already refused clause words between).
+_COORD_LAST_ITEM = regex.compile(
+    r",[ \t]*(?:or|and|nor)[ \t]+(?:[\w'’-]+[ \t]+){0,3}$", regex.V1 | regex.IGNORECASE
 )
 
 
@@ -882,7 +914,7 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
-    "after_ul2", "after_ul3", "after_ul4", "after_ul5", "check_whether", "condition_course",
+    "after_ul2", "after_ul3", "after_ul4", "after_ul5", "check_whether", "condition_course", "check_pronoun",
 )
 
 
@@ -1213,6 +1245,33 @@ def _parallel_cause(output: str, start: int, engine: Any) -> Cue | None:
     return last
 
 
+#: What may stand between a hedged cause cue and the lay cause it names: an article or possessive
+#: and up to three words of the phrase ("caused by | the | foods you ate", "from | eating | foods
+#: outside your diet"), no punctuation.
+_CAUSE_GAP = regex.compile(r"[ \t]+(?:[\w'’-]+[ \t]+){0,3}", regex.V1)
+
+
+def _hedged_cause_before(output: str, start: int, engine: Any) -> Cue | None:
+    """The hedged cause cue that ends right before a mention's phrase ("most likely caused by the
+    foods you ate", "probably from eating salty food"): the cause the rewrite offers takes its
+    hedge, when the extractor kept no pair for it (a lay phrase is no finding of its own). Only a
+    cue ending in "by", "from", "to" or "of" counts."""
+    if engine is None:
+        return None
+    lo = max(_clause_start(output, start), start - 80)
+    found = [
+        c for c in _lexicon_cues(output, lo, start, engine, _CAUSE_HEDGE_LEVELS, forward_only=True)
+        if regex.search(r"\b(?:by|from|to|of)$", c.text, regex.IGNORECASE)
+    ]
+    if not found:
+        return None
+    last = max(found, key=lambda c: (c.end, c.end - c.start))
+    gap = output[last.end : start]
+    if gap and (not _CAUSE_GAP.fullmatch(gap) or _CLAUSE_WORDS.search(gap)):
+        return None
+    return last
+
+
 # The heading-and-body layout around a mention (heading prefix and suffix, the "complaint – finding"
 # title, the blank line and the next heading) lives in cuelex/scoring/markdown.py.
 
@@ -1323,6 +1382,24 @@ def _heading_body_pair(
             # the body names the heading's finding by a synonym of the vocabulary ("**Kidney
             # stone** – sx c/w nephrolithiasis", "**Pneumonia** / no PNA on CXR")
             return q
+    return None
+
+
+def _short_name_checked(output: str, target: str, chosen: tuple[int, int]) -> tuple[int, int, Cue] | None:
+    """An occurrence of a disease's short name ("Lyme" for "Lyme disease") outside the chosen
+    mention that a test names ("Lyme titer sent") or a checked clause opens on ("to determine if
+    Lyme is present"): (start, end, the UL5 cue), the first such; None otherwise."""
+    words = target.split()
+    if len(words) != 2 or words[1].lower() not in _GENERIC_DISEASE_HEADS or len(words[0]) < 3:
+        return None
+    head = regex.compile(rf"[ \t]+{regex.escape(words[1])}", regex.V1 | regex.IGNORECASE)
+    for found in regex.finditer(rf"(?<![\w'’-]){regex.escape(words[0])}(?![\w'’-])", output, regex.V1 | regex.IGNORECASE):
+        s, e = found.span()
+        if chosen[0] <= s < chosen[1] or head.match(output, e):
+            continue  # the chosen mention itself, or the full name (an exact candidate already)
+        check = _tested_for(output, s, e) or _checked_hedge(output, s)
+        if check is not None:
+            return s, e, check
     return None
 
 
@@ -1655,6 +1732,46 @@ def _anaphoric_hedge(
         words = regex.findall(r"[\w-]+", q.target_text.lower())
         if words and ((len(words) == 1 and words[0] in _ANAPHOR_HEADS) or (last and words[-1] == last[-1])):
             return q
+    return None
+
+
+@lru_cache(maxsize=1)
+def _check_pronoun_pattern() -> Any:
+    """A purpose said of a pronoun (``check_pronoun`` rows, then "it"/"this"/"that" closing the
+    phrase): "to check on it", "to follow up on this, and …"."""
+    return regex.compile(
+        r"(?<![\w'’])" + _alternation("check_pronoun").replace(" ", r"[ \t]+")
+        + r"[ \t]+(?P<pron>it|this|that)(?=[ \t]*(?:[,.;:!?)\n]|$)|[ \t]+(?:and|with|again|soon|today|"
+        r"closely|later|next|over|in|at)\b)",
+        regex.V1 | regex.IGNORECASE,
+    )
+
+
+def _checked_pronoun(output: str, end: int) -> Cue | None:
+    """The purpose phrase of one of the next two sentences of the paragraph whose pronoun points
+    back to a mention that closes its own sentence ("… a sound in your heart called a murmur. It
+    has been heard before. We will order an ultrasound to follow up on it."). A sentence between
+    must point back too (a pronoun or demonstrative in it), so the pronoun still has the mention as
+    its antecedent."""
+    stop = regex.compile(r"[ \t*_)\]]*[.!?]", regex.V1).match(output, end)
+    if stop is None:
+        return None  # the mention does not close its sentence
+    pos = stop.end()
+    for k in range(2):
+        nxt = regex.compile(r"[^.!?]*[.!?]|[^.!?]+$", regex.V1).match(output, pos)
+        if nxt is None or "\n\n" in nxt.group() or not nxt.group().strip():
+            return None
+        sentence = nxt.group()
+        found = _check_pronoun_pattern().search(sentence)
+        if found is not None:
+            s0, e0 = pos + found.start(), pos + found.end()
+            return Cue(
+                text=output[s0:e0], start=s0, end=e0, level=Level.UL5, rule_id="ul5.check_pronoun",
+                direction=Direction.BACKWARD,
+            )  # fmt: skip
+        if k == 0 and not regex.search(r"(?<![\w'’])(?:it|this|that|these|they)(?![\w'’])", sentence, regex.IGNORECASE):
+            return None
+        pos = nxt.end()
     return None
 
 
@@ -2183,6 +2300,9 @@ def _reread(
         parallel = _parallel_cause(output, start, engine)
         if parallel is not None:
             return parallel.level, parallel, "conjunct"
+        cause = _hedged_cause_before(output, start, engine)
+        if cause is not None:
+            return cause.level, cause, "cause_before"
         alt = _or_alternative(output, start, end) if cue is None else None
         if alt is not None:
             return Level.UL3, alt, "or_alternative"
