@@ -31,7 +31,9 @@ import cuelex
 def test_title_body18(source: str, output: str, target: str, level: str) -> None:
     p = scored_pair(source, output, target)
     assert p.output_level is not None and p.output_level.value == level, (output, p.output_level, p.level_source)
-    assert p.level_source == "heading_body"
+    # the body's mention answers either through its title ("heading_body") or, when the alignment
+    # finds the body's own wording of the target ("R hamstring strain"), as itself ("span")
+    assert p.level_source in ("heading_body", "span")
 
 
 def test_title_body_other_side_stays_asserted() -> None:

@@ -309,6 +309,8 @@ def norm_token(word: str) -> str:
         w = w[:-2]
     if word.isupper() and len(word) > 1:
         return singular(w)  # all-capital abbreviations are the abbreviation tier's ("PNA")
+    if len(word) > 2 and word[-1] == "s" and word[:-1].isupper():
+        return w[:-1]  # the plural of one ("BPs", "UTIs")
     variants = word_variants()
     if w in variants:
         return variants[w]

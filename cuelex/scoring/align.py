@@ -24,8 +24,11 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
                the finding to the verb so its level is read from what stands between); a UL5
                course of not getting better said in other words under a condition ("if he fails
                to improve" ~ "if no improvement", "if physical therapy doesn't help", or before
-               a shorthand arrow, "No improvement → MRI": ``course``,
-               ``cuelex/data/course_wording.tsv``; read as the contingency)
+               a shorthand arrow, "No improvement → MRI"; a measurement going on rising, "if
+               these continue to increase" ~ "call if your weight keeps going up": ``course``,
+               ``cuelex/data/course_wording.tsv``; read as the contingency); a "<cause> related"
+               target said as what the finding comes from ("medication related" ~ "from your
+               medicines", "2/2 meds": ``cause_of``)
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
@@ -85,6 +88,11 @@ target's, one that only modifies a service or plan written after it ("pneumonia 
 patient's past or a relative's ("a history of pneumonia") for a current source target is left out
 and the next stage runs (:func:`other_finding`, ``cuelex/data/alignment_context.tsv``).
 
+**Labels.** A stage that finds the target only in headings and labels (a bold problem title
+included: "**#1 Kidney stones** – third episode") does not decide alone: the abbreviation and
+concept stages still look for a statement in the body ("likely passed the stones", "c/f GN"), and
+ranking prefers it.
+
 **Several occurrences.** When the deciding stage finds the target more than once, candidates are
 ranked by (1) a statement before a label (a heading, list label or emphasised label such as
 "**Bleeding**" is chosen only when nothing else mentions the target), (2) match score (the fuzzy
@@ -102,8 +110,8 @@ match is trusted (:data:`CONFIDENCE`; below :data:`LOW_CONFIDENCE` it is listed 
 from __future__ import annotations
 
 import logging
-from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -119,7 +127,15 @@ from ..concepts.words import FUNCTION_WORDS as _FUNCTION
 from ..levels import Level
 from ..pipeline import get_engine
 from ..records import CueTargetPair
-from .markdown import EMPHASIS_COLON, EMPHASIS_OPEN, LABEL_LINE_END, LABEL_PREFIX, is_heading_line
+from .markdown import (
+    BOLD_TITLE_PREFIX,
+    EMPHASIS_COLON,
+    EMPHASIS_DASH,
+    EMPHASIS_OPEN,
+    LABEL_LINE_END,
+    LABEL_PREFIX,
+    is_heading_line,
+)
 from .semantic_guard import SemanticCandidate, SemanticTarget, reject_reason, semantic_confidence
 
 log = logging.getLogger(__name__)
@@ -208,6 +224,9 @@ SHARED_HEAD_REACH = 3  # tokens after a slash list of modifiers where their shar
 CONCEPT_MAX_WINDOW = 6  # output phrases looked up in the vocabulary have at most this many words
 
 _WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)*", regex.V1)
+#: An output's words, and the shorthand arrow for a rise ("no ↑ glucose readings"), which
+#: ``word_variants.tsv`` reads as "elevated".
+_OUTPUT_WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)*|↑", regex.V1)
 _LIST_COMMA = regex.compile(r"[ \t]*,[ \t]*", regex.V1)
 _GAP_SPACE = regex.compile(r"[ \t]+", regex.V1)
 _LIST_JOIN = frozenset({"or", "and", "nor"})
@@ -265,8 +284,18 @@ def normal_words(text: str) -> tuple[str, ...]:
     return content or tuple(words)
 
 
+#: Possessive determiners left out of a phrase's bag of words after a preposition ("exacerbation of
+#: HIS arthritis" ~ "exacerbation of arthritis" ~ "a flare of YOUR arthritis"'s words).
+_OF_POSSESSIVES = frozenset({"his", "her", "your", "their", "its", "my", "our"})
+
+
 def _bag(words: Sequence[str]) -> tuple[str, ...] | None:
-    core = [w for w in words if w not in _FUNCTION]
+    """The sorted content words of a short phrase (any order: "liver fibrosis" ~ "fibrosis of the
+    liver"), a possessive after a preposition left out; None for no or too many content words."""
+    core = [
+        w for k, w in enumerate(words)
+        if w not in _FUNCTION and not (k and w in _OF_POSSESSIVES and words[k - 1] in _FUNCTION)
+    ]
     if not core or len(core) > WORD_ORDER_MAX:
         return None
     return tuple(sorted(core))
@@ -372,6 +401,22 @@ class _Tok:
     sent: int
 
 
+#: A side written as its capital letter before a word ("R knee", "L olecranon bursitis").
+_SIDE_LETTERS = {"R": "right", "L": "left"}
+_SIDE_LETTER_NEXT = regex.compile(r"[ \t]+\p{L}", regex.V1)
+
+
+def _side_letter(text: str, m: Any) -> str | None:
+    """"right"/"left" for a capital R/L standing alone before a word in clinical shorthand, never
+    in "r/o", "L-spine", "1.5 L" or at a line's end; else None."""
+    side = _SIDE_LETTERS.get(m.group())
+    if side is None or (m.start() > 0 and not text[m.start() - 1].isspace() and text[m.start() - 1] not in "*(_"):
+        return None
+    if m.start() > 1 and text[m.start() - 1].isspace() and text[m.start() - 2].isdigit():
+        return None  # "1.5 L of fluid": litres
+    return side if _SIDE_LETTER_NEXT.match(text, m.end()) else None
+
+
 @dataclass
 class _Window:
     start: int
@@ -423,7 +468,7 @@ class OutputIndex:
         current: list[int] = []
         prev_end = None
         prev_sent = None
-        for m in _WORD.finditer(text):
+        for m in _OUTPUT_WORD.finditer(text):
             k = bisect_right(sstarts, m.start()) - 1
             sent = k if k >= 0 and m.start() < sents[k][1] else -1
             broken = (
@@ -434,7 +479,7 @@ class OutputIndex:
             if broken and current:
                 segments.append(current)
                 current = []
-            toks.append(_Tok(m.start(), m.end(), m.group(), norm_word(m.group()), sent))
+            toks.append(_Tok(m.start(), m.end(), m.group(), _side_letter(text, m) or norm_word(m.group()), sent))
             current.append(len(toks) - 1)
             prev_end, prev_sent = m.end(), sent
         if current:
@@ -780,8 +825,9 @@ class OutputIndex:
 
     def is_label(self, start: int, end: int) -> bool:
         """True when an occurrence is only a heading, list label or emphasised label: a line that
-        holds nothing else ("**Bleeding**", "## Pneumonia"), or "**Enlarged heart**:" before the
-        text that says it. Such a mention is chosen only when nothing else mentions the target."""
+        holds nothing else ("**Bleeding**", "## Pneumonia"), "**Enlarged heart**:" before the
+        text that says it, or a bold problem title before a dash ("**#1 Gout** – stable"). Such a
+        mention is chosen only when nothing else mentions the target."""
         got = self._labels.get((start, end))
         if got is None:
             got = self._labels[(start, end)] = self._is_label(start, end)
@@ -819,11 +865,22 @@ def label_at(text: str, start: int, end: int) -> bool:
     line = text[ls:le].strip()
     if is_heading_line(line):
         return True  # a markdown heading or a line that is all bold
+    if BOLD_TITLE_PREFIX.fullmatch(before) and EMPHASIS_DASH.match(after):
+        return True  # a bold problem title before a dash ("**#1 Kidney stones** – recent episode")
     if not LABEL_PREFIX.fullmatch(before):
         return False
     if LABEL_LINE_END.fullmatch(after):
         return True
     return EMPHASIS_OPEN.match(before.strip()) is not None and EMPHASIS_COLON.match(after) is not None
+
+
+def _source_label(sentence: str, start: int, end: int) -> bool:
+    """:func:`label_at` for a source target in its sentence, also when the sentence is the end of a
+    bold heading whose opening ("**2. ") the sentence splitter left in the sentence before."""
+    if label_at(sentence, start, end):
+        return True
+    closing = sentence.rstrip()
+    return closing.endswith(("**", "__")) and closing.count(closing[-2:]) % 2 == 1 and "\n" not in closing
 
 
 #: Heads too general to stand for a longer target on their own ("filling defect" is not "defect").
@@ -1292,9 +1349,6 @@ COURSE_SUBJECT_MAX = 3
 
 #: The roles of ``cuelex/data/course_wording.tsv``.
 COURSE_ROLES = ("not_better", "worse", "abnormal", "rise")
-#: A subject that names a monitored value only by pointing back to it ("call if THESE start to
-#: increase", "let us know if IT goes up"): the rise is the whole target (role ``rise``).
-_RISE_PRONOUNS = frozenset({"these", "they", "those", "it"})
 
 
 @lru_cache(maxsize=1)
@@ -1313,22 +1367,16 @@ def course_wording() -> dict[str, Any]:
 
 def course_target(p: CueTargetPair) -> str | None:
     """The role of a UL5 target that a rewrite may say in its own words under a condition: a course
-    of not getting better ("fails to improve", "symptoms do not improve": ``not_better``) or of
-    getting worse ("symptoms worsen", "worsening of her symptoms": ``worse``), an organ-less
-    general finding of a test ("if there are abnormalities": ``abnormal``), or the rise of a value
-    named only by a pronoun ("if these start to increase": ``rise``); else None."""
+    of not getting better ("fails to improve", "symptoms do not improve": ``not_better``), of
+    getting worse ("symptoms worsen", "worsening of her symptoms": ``worse``), of a measurement
+    going on rising ("these continue to increase": ``rise``), or an organ-less
+    general finding of a test ("if there are abnormalities": ``abnormal``); else None."""
     if p.level is not Level.UL5:
         return None
     text = p.target_text.strip()
     if general_target(normal_words(text)) == frozenset():
         return "abnormal" if "abnormal" in course_wording() else None
-    rise = course_wording().get("rise")
-    subject, _, rest = text.partition(" ")
-    if rise is not None and (
-        rise.fullmatch(text) or subject.lower() in _RISE_PRONOUNS and rise.fullmatch(rest.strip())
-    ):
-        return "rise"
-    for role in ("not_better", "worse"):
+    for role in ("not_better", "worse", "rise"):
         pattern = course_wording().get(role)
         last = None
         for last in pattern.finditer(text) if pattern is not None else ():
@@ -1691,6 +1739,14 @@ _CAUSE_COPULA = frozenset(
     """is isn't are aren't was wasn't were weren't be been may might could can could't would not the a
     an main likely probably possibly actually really also""".split()
 )  # fmt: skip
+#: Verb and preposition before an organ that make it the origin of a problem ("the pain could be
+#: COMING FROM your gallbladder", "it may be CAUSED BY your thyroid").
+_ORIGIN_VERBS = frozenset(
+    {
+        ("coming", "from"), ("come", "from"), ("comes", "from"), ("came", "from"), ("caused", "by"),
+        ("stemming", "from"), ("stems", "from"), ("originating", "from"), ("originates", "from"),
+    }
+)
 #: What may stand between two words of one phrase besides spaces: Markdown emphasis.
 _EMPHASIS_GAP = regex.compile(r"[ \t*_]+", regex.V1)
 #: How many such words may stand between the organ and the cause noun.
@@ -1725,6 +1781,55 @@ def _organ_cause(need: frozenset[str], idx: OutputIndex) -> list[_Cand]:
         if not any(toks[k].norm in _COPULA or toks[k].norm in _NEG_VERB_NOT for k in range(i + 1, j)):
             continue  # "kidney, the likely cause" has no verb: the organ is not its subject
         out.append(_Cand(t.start, toks[j].end, 85.0, "cui", "cause"))
+    for i, t in enumerate(toks):
+        # the other way round: the problem comes from the organ ("could be coming from your gallbladder")
+        if not need <= set(organ.get(t.norm, ())):
+            continue
+        k = i - 1
+        while k > 0 and toks[k].norm in _ORGAN_GLUE and joined(k + 1):
+            k -= 1
+        if k < 1 or not joined(k + 1) or not joined(k):
+            continue
+        if (toks[k - 1].raw.lower(), toks[k].raw.lower()) in _ORIGIN_VERBS:
+            out.append(_Cand(toks[k - 1].start, t.end, 85.0, "cui", "cause"))
+    return out
+
+
+#: Words that say what a finding comes from, before its cause ("swelling FROM your medicines",
+#: "edema 2/2 meds", "DUE TO the new pill"); a two-word connective is written with a space.
+_CAUSE_OF = ("from", "due to", "secondary to", "2/2", "caused by", "because of", "brought on by", "side effect of")
+_CAUSE_OF_RE = regex.compile(
+    r"(?<![\w/])(?:%s)(?![\w/])" % "|".join(regex.escape(c).replace(r"\ ", r"[ \t]+") for c in _CAUSE_OF),
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _cause_phrases(cause: Sequence[str], idx: OutputIndex) -> list[_Cand]:
+    """A "<cause> related" target said as what the finding comes from: a connective of
+    :data:`_CAUSE_OF`, then at most two possessives, articles or modifiers, then the cause's words in order
+    ("from your medicines"; detail ``cause_of``), the span from the connective to the cause."""
+    out: list[_Cand] = []
+    toks = idx.tokens
+    starts = idx._token_starts()
+    n = len(cause)
+    for m in _CAUSE_OF_RE.finditer(idx.text):
+        k = bisect_left(starts, m.end())
+        if k >= len(toks) or not idx.text[m.end() : toks[k].start].isspace():
+            continue
+        skipped = 0
+        while (
+            skipped < 2
+            and k + 1 < len(toks)
+            and (toks[k].norm in _ORGAN_GLUE or _is_modifier(toks[k].norm))
+            and idx.text[toks[k].end : toks[k + 1].start].isspace()
+        ):
+            k += 1  # "from YOUR NEW medicines"
+            skipped += 1
+        if k + n > len(toks) or any(toks[k + i].norm != cause[i] for i in range(n)):
+            continue
+        if any(not _GAP_OK.fullmatch(idx.text, toks[k + i - 1].end, toks[k + i].start) for i in range(1, n)):
+            continue
+        out.append(_Cand(m.start(), toks[k + n - 1].end, 100.0))
     return out
 
 
@@ -1968,6 +2073,11 @@ def _in_order(
     return out
 
 
+#: Stages after a labels-only stage that may find the target stated in the body (see
+#: :meth:`Aligner._cascade`); the weaker compositional, fuzzy and semantic stages never do.
+_BODY_STAGES = frozenset({"abbreviation", "cui"})
+
+
 class Aligner:
     """Finds source targets in an output text; see the module docstring for tiers and choice rule.
 
@@ -2094,9 +2204,15 @@ class Aligner:
                             rivals=names,
                         )
                     )
-            if not cands and "normalized" in self.tiers and (role := course_target(p)) not in (None, "rise"):
+            if (
+                (not cands or all(c.detail == "head" for c in cands))
+                and "normalized" in self.tiers
+                and (role := course_target(p)) is not None
+            ):
                 # "if he fails to improve" ~ "if no improvement", "if physical therapy doesn't help":
-                # the contingency on the course, said in the rewrite's own words under a condition
+                # the contingency on the course, said in the rewrite's own words under a condition;
+                # the course's verb taken for a head noun is never it ("continue" of "these continue
+                # to increase" in "continues to decline meds")
                 cands = found[key] = self._distinct(_course_matches(idx, role))
             if not cands and (subject := _course_subject(p)) is not None:
                 # "symptoms do not improve": a rewrite says the course in its own words ("do not get
@@ -2120,7 +2236,7 @@ class Aligner:
             # a heading is passed over for a sentence that states the target, unless the source
             # target is itself written as a heading or label
             chosen, total = self._rank(
-                cands, idx, context, rel, claimed, distinct=True, source_label=label_at(p.sentence, ts, te)
+                cands, idx, context, rel, claimed, distinct=True, source_label=_source_label(p.sentence, ts, te)
             )
             if i in in_order:
                 # one source sentence names the target twice: its context cannot tell the two
@@ -2254,7 +2370,41 @@ class Aligner:
         past: bool = False,
         rivals: Sequence[str] = (),
     ) -> list[_Cand]:
-        """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`)."""
+        """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`).
+
+        A stage that finds the target only in headings and labels ("**#1 Glomerulonephritis**")
+        does not end the search: the abbreviation and concept stages may find it stated in the body
+        ("recent CT c/f GN"), and such statements join the labels (ranking chooses a statement before
+        a label).
+        """
+        labels: list[_Cand] = []
+        for stage, cands in self._stages(target, words, idx, cui, output_pairs, general, site, past, rivals):
+            if not labels:
+                if not all(idx.is_label(c.start, c.end) for c in cands):
+                    return cands
+                labels = cands
+            elif stage in _BODY_STAGES:
+                body = [c for c in cands if not idx.is_label(c.start, c.end)]
+                if body:
+                    return labels + body
+            else:
+                break
+        return labels
+
+    def _stages(
+        self,
+        target: str,
+        words: tuple[str, ...],
+        idx: OutputIndex,
+        cui: str | None,
+        output_pairs: Sequence[CueTargetPair],
+        general: bool,
+        site: frozenset[str],
+        past: bool = False,
+        rivals: Sequence[str] = (),
+    ) -> Iterator[tuple[str, list[_Cand]]]:
+        """Each stage that finds a fitting candidate, in tier order, named by its tier ("lexical" for
+        stage 1): the first decides (see :meth:`_cascade`)."""
 
         sides = _SIDES.intersection(words) if len(_SIDES.intersection(words)) == 1 else frozenset()
         # "elevated blood pressures": found as its raise said of a reading, never as the quantity alone
@@ -2287,20 +2437,25 @@ class Aligner:
             # verb after the finding is a closer match than the bare finding
             q = fit(_qualifier_candidates(words, idx))
             if q:
-                return label(q, "normalized", "qualifier")
+                yield "normalized", label(q, "normalized", "qualifier")
         if lexical:
-            return lexical
+            yield "lexical", lexical
+        if "normalized" in self.tiers and len(words) >= 2 and words[-1] == "related":
+            # "medication related" ~ "the swelling is from your medicines", "edema 2/2 meds"
+            c = fit(_cause_phrases(words[:-1], idx))
+            if c:
+                yield "normalized", label(c, "normalized", "cause_of")
         for tier in self.tiers:
             if tier == "abbreviation" and words:
                 r = self._abbreviation(target, words, idx)
                 if r and fit(r[1]):
-                    return label(fit(r[1]), "abbreviation", r[0])
+                    yield "abbreviation", label(fit(r[1]), "abbreviation", r[0])
                 c = fit(_phrase_abbreviation_candidates(words, idx))
                 if c:
-                    return label(c, "abbreviation", "phrase")
+                    yield "abbreviation", label(c, "abbreviation", "phrase")
                 c = fit(_quantity_candidates(words, idx))
                 if c:
-                    return label(c, "abbreviation", "quantity")
+                    yield "abbreviation", label(c, "abbreviation", "quantity")
             elif tier == "cui":
                 need = general_target(words) if words and (general or words[-1] in _PLAN_HEADS) else None
                 if need is not None and (general or need):
@@ -2311,7 +2466,7 @@ class Aligner:
                         # "rule out biliary etiology" ~ "make sure your gallbladder isn't the cause"
                         g = fit(_organ_cause(need, idx))
                     if g:
-                        return g
+                        yield "cui", g
                 r = self._cui(target, words, cui, idx, output_pairs)
                 if r and raised:
                     # the measured quantity alone ("blood pressure") is not its raise
@@ -2324,43 +2479,42 @@ class Aligner:
                         c.detail = c.detail or r[0]
                     # only the best kind of concept match competes (a lay "same" beats "related")
                     top = max(c.score for c in r[1])
-                    return [c for c in r[1] if c.score == top]
+                    yield "cui", [c for c in r[1] if c.score == top]
                 if words:
                     # an organ's size said to be normal speaks of its enlargement at any source
                     # level ("possible cardiomegaly" -> "your heart is a normal size": UL1)
                     z = fit(self._size(target, cui, idx))
                     if z:
-                        return z
+                        yield "cui", z
                 if "normalized" in self.tiers and words:
                     h = fit(_named_candidates(words, idx))
                     if h:
-                        return h
+                        yield "cui", h
                     h = fit(self._head(words, idx)) if not raised else []
                     if h:
-                        return [_labelled(c, "normalized", c.detail or "head") for c in h]
+                        yield "cui", [_labelled(c, "normalized", c.detail or "head") for c in h]
             elif tier == "parts" and words:
                 c = fit(_parts_candidates(words, idx))
                 if c:
-                    return label(c, "parts", "compose")
+                    yield "parts", label(c, "parts", "compose")
                 c = fit(_description_candidates(words, idx))
                 if c:
-                    return label(c, "parts", "description")
+                    yield "parts", label(c, "parts", "description")
                 c = fit(_derived_candidates((raised,) if raised else words, idx, site))
                 if c:
-                    return [_labelled(x, "parts", x.detail or "derivation") for x in c]
+                    yield "parts", [_labelled(x, "parts", x.detail or "derivation") for x in c]
             elif tier == "fuzzy" and words:
                 c = fit(self._fuzzy(words, idx))
                 if c:
-                    return label(c, "fuzzy", "typo")
+                    yield "fuzzy", label(c, "fuzzy", "typo")
             elif tier == "semantic" and words and self._semantic is not None:
                 found = fit(self._semantic_matches(target, words, idx, site, past, rivals))
                 if found:
-                    return label(found, "semantic", "embedding")
+                    yield "semantic", label(found, "semantic", "embedding")
         if "normalized" in self.tiers and words and "cui" not in self.tiers:
             h = fit(self._head(words, idx))
             if h:
-                return label(h, "normalized", "head")
-        return []
+                yield "head", label(h, "normalized", "head")
 
     def _semantic_matches(
         self,
@@ -3004,6 +3158,8 @@ _CLAUSE_BREAK = frozenset({"but", "although", "though", "while", "whereas", "how
 #: Words before an organ that put the finding around it, not in it ("fluid AROUND the lung",
 #: "the LINING of your lungs", "the SAC around your heart").
 _AROUND = frozenset({"around", "surrounding", "outside", "lining", "sac", "between", "encasing", "membrane", "covering"})
+#: Prepositions that put an organ word after a matched part in a place phrase of that part.
+_PART_PLACE_PREPS = frozenset(_SITE_PREPS | {"between"})
 #: Words that may follow an organ word when it is the subject or place of the finding ("your heart
 #: SEEMS swollen", "the kidney HAS a cyst"); any other noun after it makes the organ word a modifier
 #: of another thing ("heart rhythm", "kidney function", "liver blood tests").
@@ -3180,7 +3336,7 @@ def _organ_fits(part: _Part, a: int, b: int, idx: OutputIndex, own: frozenset[st
                 return False
     if b + 1 <= last:
         nxt = toks[b + 1].norm
-        if not (nxt in _ORGAN_NEXT or nxt in _FUNCTION or nxt in _SITE_PREPS or nxt in own or nxt in _normalize.LAY_FILLER):
+        if not (nxt in _ORGAN_NEXT or nxt in _FUNCTION or nxt in _PART_PLACE_PREPS or nxt in own or nxt in _normalize.LAY_FILLER):
             return False
     if part.name not in lay_parts().around_organs:
         return True
@@ -3250,6 +3406,8 @@ def _parts_clause_ok(
     COLON", "the artery from your HEART") says where that part is, not another finding."""
     toks = idx.tokens
     inside = {k for a, b in chosen for k in range(a, b + 1)}
+    # a place phrase may follow a matched word or an organ already placed ("the cushions BETWEEN
+    # the bones IN your lower back": bones and back say where the cushion is)
     ends = {b for _a, b in chosen}
     k = lo
     while k <= hi:
@@ -3260,12 +3418,16 @@ def _parts_clause_ok(
         if w in _CLAUSE_BREAK:
             return False
         j = k - 1
-        while j > lo and j not in ends and toks[j].norm in _POSSESSIVES | _ARTICLES:
+        while j > lo and j not in ends and (toks[j].norm in _POSSESSIVES | _ARTICLES or _is_modifier(toks[j].norm)):
             j -= 1
-        placed = j in ends or (toks[j].norm in _SITE_PREPS and j - 1 in ends)
+        placed = j in ends or (toks[j].norm in _PART_PLACE_PREPS and j - 1 in ends)
         for ws, name in table.body.get(w, ()):
-            if name not in names and not placed and tuple(t.norm for t in toks[k : k + len(ws)]) == ws:
+            if tuple(t.norm for t in toks[k : k + len(ws)]) != ws:
+                continue
+            if name not in names and not placed:
                 return False
+            if placed:
+                ends.add(k + len(ws) - 1)
         k += 1
     return True
 

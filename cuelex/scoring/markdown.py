@@ -69,6 +69,14 @@ EMPHASIS_OPEN = regex.compile(r"(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)
 #: A bold span closed with a colon after the mention, inside or outside it ("**:", ":**"): an
 #: emphasised label before the text that says it ("**Enlarged heart**: the heart is big").
 EMPHASIS_COLON = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*:|[ \t]*:[ \t]*(?:\*\*|__)", regex.V1)
+#: A bold problem title opening its line, numbered or not ("**#1 ", "- **2. ", "**"), before a mention
+#: that is the whole title; see :data:`EMPHASIS_DASH`.
+BOLD_TITLE_PREFIX = regex.compile(
+    r"[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)[ \t]*(?:#?\d{1,2}[.)]?[ \t]+)?", regex.V1
+)
+#: A bold span closed right after the mention and a dash before the text that says more ("**#1
+#: Kidney stones** – recent episode"): the mention is the problem's title, a label.
+EMPHASIS_DASH = regex.compile(r"[ \t]*(?:\*\*|__)[ \t]*(?:–|—|-)[ \t]", regex.V1)
 
 # --- A heading mention and the body under it (the scorer's heading/body reader) ---
 
