@@ -147,16 +147,19 @@ def _strip_cues(text: str) -> str:
 @example("seen or no pneumonia")  # a reading verb beside "or" is no alternative finding (found by CI)
 @example("no seen pneumonia or pneumonia")  # the output-only "or" cue is removed too (found by hypothesis)
 @example("no no no no no no no denies IMPRESSION: no no PE")  # a header ends a lead-in label (found by hypothesis)
+@example("no pulmonary possible no")  # the output-only bare negation is removed too (found by hypothesis)
 def test_removing_every_cue_asserts_every_retained_target(text):
     stripped = _strip_cues(text)
     r = score(text, stripped, n_boot=0)
-    # The output reader knows one cue the extractor does not: alternatives after a word that reads
+    # The output reader knows two cues the extractor may not: alternatives after a word that reads
     # an image or names a cause ("the X-ray shows scarring or collapse", level_source
-    # "or_alternative"). Remove those cues as well; no other reading may hedge without a cue.
+    # "or_alternative") and a bare negation right before a predicate ("Heart not enlarged",
+    # "bare_negation"; hypothesis found "no pulmonary   no", where the extractor pairs no "no").
+    # Remove those cues as well; no other reading may hedge without a cue.
     for _ in range(20):
         extra = sorted(
             {(p.output_cue.start, p.output_cue.end) for p in r.pairs
-             if p.retained and p.level_source == "or_alternative"},
+             if p.retained and p.level_source in ("or_alternative", "bare_negation")},
             reverse=True,
         )  # fmt: skip
         if not extra:

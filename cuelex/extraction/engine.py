@@ -1527,6 +1527,20 @@ class Engine:
         parts.append((start, j, sep))
         return parts
 
+    #: words for "something wrong" that make the organ after "with" the finding ("a problem with
+    #: your kidneys", "trouble with the knee")
+    _PROBLEM_WORDS = frozenset({"problem", "problems", "issue", "issues", "trouble"})
+    _PROBLEM_DETERMINERS = frozenset({"the", "your", "his", "her", "their", "my", "a", "an", "both"})
+
+    def _after_problem_with(self, toks: Sequence[_Tok], i: int) -> bool:
+        """True when toks[i] follows "problem/issue/trouble with" (determiners between): the organ
+        named there is what is wrong, so a body site is the finding ("may be a problem with your
+        kidneys"), unlike the object of a test's purpose ("an ultrasound to assess the kidneys")."""
+        p = i - 1
+        while p >= 0 and toks[p].low in self._PROBLEM_DETERMINERS:
+            p -= 1
+        return p >= 1 and toks[p].low == "with" and toks[p - 1].low in self._PROBLEM_WORDS
+
     def _watched_course(self, toks: Sequence[_Tok], i: int, words: list[str]) -> bool:
         """ "monitor for progression or changes", "watch for any growth": a bare course noun after a
         watching verb and its "for" is the course of the watched finding, so it is the target
@@ -1712,7 +1726,8 @@ class Engine:
             # (a past procedure, "related to prior sphincterotomy", is part of the patient's state)
             return None
         if (head in self._body_site_heads and self._body_site_words.issuperset(words)
-                and (k >= j or toks[k].punct or toks[k].low in ("and", "or", "nor"))):
+                and (k >= j or toks[k].punct or toks[k].low in ("and", "or", "nor"))
+                and not self._after_problem_with(toks, i)):
             # "for evaluation of the left ankle": a body site names no finding ("check that the
             # ankle has not broken" goes on with the predicate that says the finding of the site)
             return None
