@@ -2635,6 +2635,15 @@ class Engine:
     # lungs, a collapsed lung, or any B"; "no masses in the lungs (lumps or growths)")
     _LIST_REST = regex.compile(r"[\w\s,()*_'/-]{0,200}")
 
+    @staticmethod
+    def _last_reach_before(reaches: Sequence[_Reach], first: int) -> _Reach | None:
+        """The reach that ends last before ``first`` (the list's last item before a group)."""
+        last: _Reach | None = None
+        for r in reaches:
+            if r.end <= first and (last is None or r.end > last.end):
+                last = r
+        return last
+
     def _list_negation(self, analysis: _SentenceAnalysis, g: _AltGroup) -> _CueHit | None:
         """The negation that governs an alternative group no cue reaches: a negation whose last item
         before the group's first unreached member is followed by only list items (with a comma, a
@@ -2651,10 +2660,7 @@ class Engine:
         )
         if first is None:
             return None
-        last: _Reach | None = None
-        for r in negs:
-            if r.end <= first and (last is None or r.end > last.end):
-                last = r
+        last = self._last_reach_before(negs, first)
         if last is None:
             return None
         between = analysis.text[last.end - analysis.start : first - analysis.start]
@@ -2691,10 +2697,7 @@ class Engine:
             if any(r.start < b and a < r.end for a, b in g.members):
                 return r.cue
         first = min(a for a, _b in g.members)
-        last: _Reach | None = None
-        for r in evals:
-            if r.end <= first and (last is None or r.end > last.end):
-                last = r
+        last = self._last_reach_before(evals, first)
         if last is None:
             return None
         between = analysis.text[last.end - analysis.start : first - analysis.start]
