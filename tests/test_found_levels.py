@@ -100,7 +100,10 @@ def test_leaning_with_a_contrast_reads_as_the_source_does(text: str) -> None:
 )
 def test_heading_takes_the_level_of_its_body(source: str, output: str, target: str, level: str, body: str) -> None:
     p = scored_pair(source, output, target)
-    assert (p.output_level.value, p.level_source, p.match.text) == (level, "heading_body", body)
+    # the body's statement answers, through the heading ("heading_body") or, when the alignment
+    # finds the body's own mention first (eighteenth session: a labels-only stage no longer
+    # decides), as itself ("span")
+    assert (p.output_level.value, p.match.text) == (level, body) and p.level_source in ("heading_body", "span")
     # the heading stays an occurrence of its own: recorded, and the pair flagged ambiguous
     assert len(p.match.candidates) == 2 and p.level_ambiguous
 

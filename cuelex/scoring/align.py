@@ -294,7 +294,9 @@ def _bag(words: Sequence[str]) -> tuple[str, ...] | None:
     liver"), a possessive after a preposition left out; None for no or too many content words."""
     core = [
         w for k, w in enumerate(words)
-        if w not in _FUNCTION and not (k and w in _OF_POSSESSIVES and words[k - 1] in _FUNCTION)
+        # (only before the noun it owns: a window ending "… to your" is no shorter phrase)
+        if w not in _FUNCTION
+        and not (0 < k < len(words) - 1 and w in _OF_POSSESSIVES and words[k - 1] in _FUNCTION)
     ]
     if not core or len(core) > WORD_ORDER_MAX:
         return None
@@ -2314,6 +2316,12 @@ class Aligner:
             c.distance = abs(c.start / n - rel)
             c.label = idx.is_label(c.start, c.end) and not source_label
             out.append(c)
+        # a statement in the body goes before a heading or label — unless the body has only the
+        # target's head noun ("**Chest pain** – likely reflux; no pain at night": "pain" there is
+        # another statement, not the title's finding)
+        if not any(not c.label and c.detail != "head" for c in out):
+            for c in out:
+                c.label = False
         out.sort(
             key=lambda c: (c.label, -round(c.score, 2), -c.context, c.claimed, c.distance, c.start)
         )
