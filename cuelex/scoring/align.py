@@ -2511,6 +2511,9 @@ class Aligner:
                 c = fit(_derived_candidates((raised,) if raised else words, idx, site))
                 if c:
                     yield "parts", [_labelled(x, "parts", x.detail or "derivation") for x in c]
+                c = fit(_adjective_noun_candidates(words, idx)) if not raised else []
+                if c:
+                    yield "parts", label(c, "parts", "derivation")
             elif tier == "fuzzy" and words:
                 c = fit(self._fuzzy(words, idx))
                 if c:
@@ -3893,6 +3896,59 @@ def _derived_candidates(
         c = _Cand(t.start, t.end, 80.0)
         c.detail = "measure" if measure else "derivation"
         out.append(c)
+    return out
+
+
+#: Adjective endings and the noun endings of the same root, longest first: a relational adjective
+#: of a target is said by its noun in a rewrite ("anemic" ~ anemia, "arthritic" ~ arthritis,
+#: "meniscal" ~ meniscus, "esophageal" ~ esophagus, "infectious" ~ infection, "deficient" ~
+#: deficiency). Only nouns of the vocabulary (or body words) count, so a made-up root never does.
+_ADJECTIVE_NOUN_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("emic", ("emia",)), ("itic", ("itis",)), ("otic", ("osis",)), ("ptic", ("psis",)),
+    ("atic", ("a",)), ("atous", ("a",)), ("etic", ("etes", "esis")), ("ic", ("ia", "y", "is", "")),
+    ("inal", ("en",)), ("ial", ("ia", "ium")), ("eal", ("us", "um", "a")), ("al", ("us", "um", "a", "e", "")),
+    ("ious", ("ion",)), ("ous", ("", "e")), ("ient", ("iency",)), ("ent", ("ence", "ency")),
+)
+#: Heads that add nothing to a relational adjective: the adjective's noun alone says the target
+#: ("arthritic changes" ~ "no arthritis", "meniscal pathology" ~ "a meniscus tear", "infectious
+#: cause" ~ "an infection").
+_ADJECTIVE_HEADS = frozenset(_GENERIC_HEADS | _CAUSE_NOUNS | {"pathology", "involvement", "etiology"})
+
+
+@lru_cache(maxsize=4096)
+def adjective_nouns(word: str) -> tuple[str, ...]:
+    """Normal-form nouns a relational adjective is derived from ("anemic" → anemia, "esophageal"
+    → esophagus), checked against the vocabulary's words and body words; () for a non-adjective."""
+    w = word.lower()
+    for ending, nouns in _ADJECTIVE_NOUN_ENDINGS:
+        if not w.endswith(ending) or len(w) - len(ending) < 2:
+            continue
+        root = w[: len(w) - len(ending)]
+        known = _vocab_heads() | _body_words()
+        found = [norm_word(root + n) for n in nouns if len(root + n) >= 5]
+        return tuple(dict.fromkeys(n for n in found if n != w and n in known))
+    return ()
+
+
+def _adjective_noun_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """A target that is a relational adjective, alone or before a head that adds nothing
+    (:data:`_ADJECTIVE_HEADS`), said by its noun ("anemic" ~ "to check for anemia", "esophageal
+    source" ~ "a food pipe (esophagus) cause"); detail ``derivation``. The noun counts anywhere in
+    the output, inside a parenthetical gloss too."""
+    content = [w for w in words if w not in _FUNCTION and not _is_modifier(w)]
+    if len(content) == 2 and content[1] in _ADJECTIVE_HEADS:
+        content = content[:1]
+    if len(content) != 1:
+        return []
+    nouns = set(adjective_nouns(content[0]))
+    if not nouns:
+        return []
+    out: list[_Cand] = []
+    for t in idx.tokens:
+        if t.norm in nouns:
+            c = _Cand(t.start, t.end, 80.0)
+            c.detail = "derivation"
+            out.append(c)
     return out
 
 
