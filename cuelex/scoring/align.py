@@ -2364,6 +2364,20 @@ class Aligner:
             # "a tiny amount of fluid" is said as "a tiny fluid collection": the quantity noun is no
             # finding of its own, the finding is the noun after "of"
             found = self._cascade(inner, normal_words(inner), idx, None, output_pairs, general, site, past, rivals)
+        if not found and "parts" in self.tiers and len(words) >= 2:
+            nouned = noun_phrase(words)
+            if nouned != words:
+                # "benign prostatic enlargement" ~ "your prostate is enlarged": the relational
+                # adjective said by its noun, the rest of the phrase found as usual
+                found = self._cascade(
+                    " ".join(nouned), nouned, idx, None, output_pairs, general, site, past, rivals
+                )
+        if not found and "normalized" in self.tiers and len(words) >= 2 and words[-1] in _EXPOSURE_HEADS:
+            # "antibiotic use" ~ "you have taken antibiotics", "radiation exposure" ~ "no radiation
+            # to the neck": the exposure is said by what one was exposed to
+            found = self._cascade(
+                " ".join(words[:-1]), words[:-1], idx, None, output_pairs, general, site, past, rivals
+            )
         return found
 
     def _cascade(
@@ -2509,6 +2523,11 @@ class Aligner:
                 if c:
                     yield "parts", label(c, "parts", "description")
                 c = fit(_derived_candidates((raised,) if raised else words, idx, site))
+                bare = tuple(w for w in words if not _is_modifier(w))
+                if not c and not raised and bare and bare != words:
+                    # "recent travel" ~ "you have not traveled recently": the time or degree
+                    # modifier is said by another word class, or not at all
+                    c = fit(_derived_candidates(bare, idx, site))
                 if c:
                     yield "parts", [_labelled(x, "parts", x.detail or "derivation") for x in c]
                 c = fit(_adjective_noun_candidates(words, idx)) if not raised else []
@@ -3905,7 +3924,7 @@ def _derived_candidates(
 #: deficiency). Only nouns of the vocabulary (or body words) count, so a made-up root never does.
 _ADJECTIVE_NOUN_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("emic", ("emia",)), ("itic", ("itis",)), ("otic", ("osis",)), ("ptic", ("psis",)),
-    ("atic", ("a",)), ("atous", ("a",)), ("etic", ("etes", "esis")), ("ic", ("ia", "y", "is", "")),
+    ("atic", ("a", "asis")), ("atous", ("a",)), ("etic", ("etes", "esis")), ("ic", ("ia", "y", "is", "e", "")),
     ("inal", ("en",)), ("ial", ("ia", "ium")), ("eal", ("us", "um", "a")), ("al", ("us", "um", "a", "e", "")),
     ("ious", ("ion",)), ("ous", ("", "e")), ("ient", ("iency",)), ("ent", ("ence", "ency")),
 )
@@ -3920,14 +3939,32 @@ def adjective_nouns(word: str) -> tuple[str, ...]:
     """Normal-form nouns a relational adjective is derived from ("anemic" → anemia, "esophageal"
     → esophagus), checked against the vocabulary's words and body words; () for a non-adjective."""
     w = word.lower()
+    known = _vocab_heads() | _body_words()
     for ending, nouns in _ADJECTIVE_NOUN_ENDINGS:
         if not w.endswith(ending) or len(w) - len(ending) < 2:
             continue
         root = w[: len(w) - len(ending)]
-        known = _vocab_heads() | _body_words()
         found = [norm_word(root + n) for n in nouns if len(root + n) >= 5]
-        return tuple(dict.fromkeys(n for n in found if n != w and n in known))
+        hits = tuple(dict.fromkeys(n for n in found if n != w and n in known))
+        if hits:  # the longest ending with a known noun decides ("prostatic": not "prosta", prostate)
+            return hits
     return ()
+
+
+#: Heads of an exposure target that its object alone says ("antibiotic USE", "radiation EXPOSURE").
+_EXPOSURE_HEADS = frozenset({"use", "exposure", "intake", "usage", "consumption"})
+
+
+def noun_phrase(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` with each relational adjective replaced by its noun ("benign prostatic
+    enlargement" → benign prostate enlargement, "iron deficient" → iron deficiency); ``words``
+    itself if none is."""
+    out = list(words)
+    for i, w in enumerate(words):
+        nouns = adjective_nouns(w) if w not in _FUNCTION else ()
+        if len(nouns) == 1:
+            out[i] = nouns[0]
+    return tuple(out)
 
 
 def _adjective_noun_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
