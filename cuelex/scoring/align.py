@@ -112,8 +112,9 @@ from __future__ import annotations
 import logging
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 import regex
@@ -404,7 +405,7 @@ class _Tok:
 
 
 #: A side written as its capital letter before a word ("R knee", "L olecranon bursitis").
-_SIDE_LETTERS = {"R": "right", "L": "left"}
+_SIDE_LETTERS = MappingProxyType({k.upper(): long for k, (long, _a) in _normalize.SIDE_SHORTHAND.items() if len(k) == 1})
 _SIDE_LETTER_NEXT = regex.compile(r"[ \t]+\p{L}", regex.V1)
 
 
@@ -2080,6 +2081,21 @@ def _in_order(
 _BODY_STAGES = frozenset({"abbreviation", "cui"})
 
 
+@dataclass(frozen=True)
+class _Search:
+    """What one run of the tier cascade looks for, and where (see :meth:`Aligner._find`)."""
+
+    target: str
+    words: tuple[str, ...]
+    idx: OutputIndex
+    cui: str | None
+    output_pairs: tuple[CueTargetPair, ...]
+    general: bool
+    site: frozenset[str]
+    past: bool = False
+    rivals: tuple[str, ...] = ()
+
+
 class Aligner:
     """Finds source targets in an output text; see the module docstring for tiers and choice rule.
 
@@ -2308,20 +2324,19 @@ class Aligner:
             lo = max(0, min(k - RANK_MAX // 2, total - RANK_MAX))
             kept = kept[lo : lo + RANK_MAX]
         src = _context_words(source_context)
+        labels = [idx.is_label(c0.start, c0.end) and not source_label for c0 in kept]
+        # a statement in the body goes before a heading or label — unless the body has only the
+        # target's head noun ("**Chest pain** – likely reflux; no pain at night": "pain" there is
+        # another statement, not the title's finding)
+        body_first = any(not lab and c0.detail != "head" for c0, lab in zip(kept, labels, strict=True))
         out = []
-        for c0 in kept:
+        for c0, lab in zip(kept, labels, strict=True):
             c = _Cand(c0.start, c0.end, c0.score, c0.tier, c0.detail, concept=c0.concept)
             c.context = _similarity(src, idx.context_words(c.start, c.end))
             c.claimed = (c.start, c.end) in claimed
             c.distance = abs(c.start / n - rel)
-            c.label = idx.is_label(c.start, c.end) and not source_label
+            c.label = lab and body_first
             out.append(c)
-        # a statement in the body goes before a heading or label — unless the body has only the
-        # target's head noun ("**Chest pain** – likely reflux; no pain at night": "pain" there is
-        # another statement, not the title's finding)
-        if not any(not c.label and c.detail != "head" for c in out):
-            for c in out:
-                c.label = False
         out.sort(
             key=lambda c: (c.label, -round(c.score, 2), -c.context, c.claimed, c.distance, c.start)
         )
@@ -2358,40 +2373,26 @@ class Aligner:
             site = place_sites(words)
         if not past:
             past = history_before(words)
-        found = self._cascade(target, words, idx, cui, output_pairs, general, site, past, rivals)
+        search = _Search(target, words, idx, cui, tuple(output_pairs), general, site, past, tuple(rivals))
+        found = self._cascade(search)
         inner = partitive_inner(target)
         if not found and inner is not None:
             # "a tiny amount of fluid" is said as "a tiny fluid collection": the quantity noun is no
             # finding of its own, the finding is the noun after "of"
-            found = self._cascade(inner, normal_words(inner), idx, None, output_pairs, general, site, past, rivals)
+            found = self._cascade(replace(search, target=inner, words=normal_words(inner), cui=None))
         if not found and "parts" in self.tiers and len(words) >= 2:
             nouned = noun_phrase(words)
             if nouned != words:
                 # "benign prostatic enlargement" ~ "your prostate is enlarged": the relational
                 # adjective said by its noun, the rest of the phrase found as usual
-                found = self._cascade(
-                    " ".join(nouned), nouned, idx, None, output_pairs, general, site, past, rivals
-                )
+                found = self._cascade(replace(search, target=" ".join(nouned), words=nouned, cui=None))
         if not found and "normalized" in self.tiers and len(words) >= 2 and words[-1] in _EXPOSURE_HEADS:
             # "antibiotic use" ~ "you have taken antibiotics", "radiation exposure" ~ "no radiation
             # to the neck": the exposure is said by what one was exposed to
-            found = self._cascade(
-                " ".join(words[:-1]), words[:-1], idx, None, output_pairs, general, site, past, rivals
-            )
+            found = self._cascade(replace(search, target=" ".join(words[:-1]), words=words[:-1], cui=None))
         return found
 
-    def _cascade(
-        self,
-        target: str,
-        words: tuple[str, ...],
-        idx: OutputIndex,
-        cui: str | None,
-        output_pairs: Sequence[CueTargetPair],
-        general: bool,
-        site: frozenset[str],
-        past: bool = False,
-        rivals: Sequence[str] = (),
-    ) -> list[_Cand]:
+    def _cascade(self, q: _Search) -> list[_Cand]:
         """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`).
 
         A stage that finds the target only in headings and labels ("**#1 Glomerulonephritis**")
@@ -2399,8 +2400,9 @@ class Aligner:
         ("recent CT c/f GN"), and such statements join the labels (ranking chooses a statement before
         a label).
         """
+        idx = q.idx
         labels: list[_Cand] = []
-        for stage, cands in self._stages(target, words, idx, cui, output_pairs, general, site, past, rivals):
+        for stage, cands in self._stages(q):
             if not labels:
                 if not all(idx.is_label(c.start, c.end) for c in cands):
                     return cands
@@ -2413,20 +2415,11 @@ class Aligner:
                 break
         return labels
 
-    def _stages(
-        self,
-        target: str,
-        words: tuple[str, ...],
-        idx: OutputIndex,
-        cui: str | None,
-        output_pairs: Sequence[CueTargetPair],
-        general: bool,
-        site: frozenset[str],
-        past: bool = False,
-        rivals: Sequence[str] = (),
-    ) -> Iterator[tuple[str, list[_Cand]]]:
+    def _stages(self, q: _Search) -> Iterator[tuple[str, list[_Cand]]]:
         """Each stage that finds a fitting candidate, in tier order, named by its tier ("lexical" for
         stage 1): the first decides (see :meth:`_cascade`)."""
+        target, words, idx, cui, output_pairs = q.target, q.words, q.idx, q.cui, q.output_pairs
+        general, site, past, rivals = q.general, q.site, q.past, q.rivals
 
         sides = _SIDES.intersection(words) if len(_SIDES.intersection(words)) == 1 else frozenset()
         # "elevated blood pressures": found as its raise said of a reading, never as the quantity alone
