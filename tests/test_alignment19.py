@@ -111,3 +111,21 @@ def test_side_shorthand_has_one_home() -> None:
 def test_bilat_found_for_bilateral() -> None:
     m = find_target("bilateral ankle swelling", "Mild bilat ankle swelling, likely from the new tablet.")
     assert m is not None and m.text.startswith("bilat"), m
+
+
+@pytest.mark.parametrize(
+    ("target", "output", "found"),
+    [
+        ("Murphy sign", "RUQ tender, Murphy negative.", "Murphy"),
+        ("postrenal cause", "Postrenal less likely given normal scan.", "Postrenal"),
+        ("adrenal dysfunction", "Ddx: anxiety vs adrenal vs drug effect", "adrenal"),
+    ],
+)
+def test_head_left_off_in_shorthand(target: str, output: str, found: str) -> None:
+    m = find_target(target, output)
+    assert m is not None and m.text == found and m.detail == "head_ellipsis", m
+
+
+def test_bare_modifier_before_another_noun_is_not_the_phrase() -> None:
+    """"adrenal glands" is an organ, not an adrenal dysfunction."""
+    assert find_target("adrenal dysfunction", "The scan of your adrenal glands was clear.") is None

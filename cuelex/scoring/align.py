@@ -2390,6 +2390,12 @@ class Aligner:
             # "antibiotic use" ~ "you have taken antibiotics", "radiation exposure" ~ "no radiation
             # to the neck": the exposure is said by what one was exposed to
             found = self._cascade(replace(search, target=" ".join(words[:-1]), words=words[:-1], cui=None))
+        if not found and "normalized" in self.tiers and len(words) == 2:
+            found = [
+                _labelled(c, "normalized", "head_ellipsis")
+                for c in _head_ellipsis_candidates(words, idx)
+                if not other_finding(idx, c.start, c.end, site, past)
+            ]
         return found
 
     def _cascade(self, q: _Search) -> list[_Cand]:
@@ -3946,6 +3952,46 @@ def adjective_nouns(word: str) -> tuple[str, ...]:
 
 #: Heads of an exposure target that its object alone says ("antibiotic USE", "radiation EXPOSURE").
 _EXPOSURE_HEADS = frozenset({"use", "exposure", "intake", "usage", "consumption"})
+
+
+#: Heads a shorthand summary leaves off after a distinctive modifier ("PRERENAL injury" ~ "prerenal
+#: unlikely", "THYROID dysfunction" ~ "vs thyroid vs poor sleep"), and the test nouns an eponym
+#: leaves off before its result ("NIKOLSKY sign" ~ "Nikolsky negative").
+_ELLIPSIS_HEADS = frozenset(_PLAN_HEADS | _CAUSE_NOUNS | {"injury", "pathology", "involvement", "sign", "test", "maneuver", "manoeuvre"})
+#: Words that may follow the bare modifier when it stands for the whole phrase: a judgement, a
+#: result or an alternative, never another noun ("thyroid LEVELS" is a test, not a dysfunction).
+_ELLIPSIS_NEXT = frozenset(
+    """
+    unlikely likely possible probable suspected less more least most vs versus or and excluded ruled
+    negative positive neg pos ve normal abnormal absent present cause source etiology
+    """.split()
+)  # fmt: skip
+
+
+def _head_ellipsis_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """A two-word target whose head a shorthand leaves off (:data:`_ELLIPSIS_HEADS`), said by its
+    distinctive modifier standing alone: at a segment's end or before a judgement, result or
+    alternative word (:data:`_ELLIPSIS_NEXT`) — "Prerenal unlikely", "Nikolsky –ve", "iron
+    deficiency vs thyroid"; detail ``head_ellipsis``."""
+    content = [w for w in words if w not in _FUNCTION]
+    if len(content) != 2 or content[1] not in _ELLIPSIS_HEADS:
+        return []
+    mod = content[0]
+    if _is_modifier(mod) or mod in _NOT_DESCRIPTIVE or len(mod) < 4 or mod in _ELLIPSIS_HEADS:
+        return []
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[_Cand] = []
+    for i, t in enumerate(toks):
+        if t.norm != mod:
+            continue
+        last = seg_of[i][1]
+        if i < last and toks[i + 1].norm not in _ELLIPSIS_NEXT:
+            continue
+        c = _Cand(t.start, t.end, 80.0)
+        c.detail = "head_ellipsis"
+        out.append(c)
+    return out
 
 
 def noun_phrase(words: tuple[str, ...]) -> tuple[str, ...]:
