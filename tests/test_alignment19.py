@@ -129,3 +129,19 @@ def test_head_left_off_in_shorthand(target: str, output: str, found: str) -> Non
 def test_bare_modifier_before_another_noun_is_not_the_phrase() -> None:
     """"adrenal glands" is an organ, not an adrenal dysfunction."""
     assert find_target("adrenal dysfunction", "The scan of your adrenal glands was clear.") is None
+
+
+@pytest.mark.parametrize(
+    ("target", "output", "found"),
+    [
+        ("anemia", "Your blood test showed you were a little anemic.", "anemic"),
+        ("sepsis", "He did not look septic when he arrived.", "septic"),
+    ],
+)
+def test_noun_target_found_by_its_predicate_adjective(target: str, output: str, found: str) -> None:
+    m = find_target(target, output)
+    assert m is not None and m.text == found, m
+
+
+def test_adjective_before_another_noun_is_not_the_noun_target() -> None:
+    assert find_target("infection", "We will send you to the infectious disease clinic.") is None

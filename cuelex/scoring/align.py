@@ -4017,14 +4017,22 @@ def _adjective_noun_candidates(words: tuple[str, ...], idx: OutputIndex) -> list
     if len(content) != 1:
         return []
     nouns = set(adjective_nouns(content[0]))
-    if not nouns:
-        return []
+    toks = idx.tokens
+    seg_of = idx.segment_of()
     out: list[_Cand] = []
-    for t in idx.tokens:
-        if t.norm in nouns:
+    for i, t in enumerate(toks):
+        if nouns and t.norm in nouns:
             c = _Cand(t.start, t.end, 80.0)
             c.detail = "derivation"
             out.append(c)
+        elif not nouns and content[0] in adjective_nouns(t.norm):
+            # a noun target said by its adjective used as a predicate ("anemia" ~ "you were
+            # anemic", "most likely diabetic"), never before another noun ("infectious disease")
+            nxt = toks[i + 1].norm if i < seg_of[i][1] else None
+            if nxt is None or nxt in _FUNCTION or nxt in _DERIVED_NEXT:
+                c = _Cand(t.start, t.end, 80.0)
+                c.detail = "derivation"
+                out.append(c)
     return out
 
 
