@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from . import vocab as _vocab
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ConceptIndex",
     "LayEntry",
+    "SIDE_SHORTHAND",
     "concept_id",
     "concept_ids",
     "concept_index",
@@ -262,11 +264,29 @@ LAY_BAG_MAX = 3
 _LAY_ORDERED = frozenset({"in", "on", "around", "near", "inside", "within", "from", "to", "not"})
 
 
+#: Side shorthand → its long form, the one home of it: (long form, expanded in every word's
+#: normal form). "bilat" is read as "bilateral" everywhere (:func:`norm_token`); the other forms
+#: only where a side is compared ("**Right ankle sprain**" / "c/w R ankle sprain", "rt knee": the
+#: scorer's title-body comparison, and the alignment's capital R/L before a word) — a bare "l" or
+#: "rt" is no side in general text ("1.5 l", "RT" for radiotherapy).
+SIDE_SHORTHAND: Mapping[str, tuple[str, bool]] = MappingProxyType(
+    {
+        "r": ("right", False),
+        "rt": ("right", False),
+        "l": ("left", False),
+        "lt": ("left", False),
+        "bilat": ("bilateral", True),
+        "bil": ("bilateral", False),
+    }
+)
+
+
 @lru_cache(maxsize=1)
 def word_variants() -> dict[str, str]:
-    """Shorthand → word ("fx" → "fracture"), from ``cuelex/data/word_variants.tsv``."""
+    """Shorthand → word ("fx" → "fracture"), from ``cuelex/data/word_variants.tsv`` and the side
+    shorthand always expanded (:data:`SIDE_SHORTHAND`)."""
     path = DATA_DIR / "word_variants.tsv"
-    out: dict[str, str] = {}
+    out: dict[str, str] = {k: v for k, (v, always) in SIDE_SHORTHAND.items() if always}
     columns = ("variant", "word", "example_source", "example_output")
     for n, cols in _vocab.tsv_rows(path, columns, "word variant table"):
         if not cols[0] or not cols[1]:

@@ -112,8 +112,9 @@ from __future__ import annotations
 import logging
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 import regex
@@ -404,7 +405,7 @@ class _Tok:
 
 
 #: A side written as its capital letter before a word ("R knee", "L olecranon bursitis").
-_SIDE_LETTERS = {"R": "right", "L": "left"}
+_SIDE_LETTERS = MappingProxyType({k.upper(): long for k, (long, _a) in _normalize.SIDE_SHORTHAND.items() if len(k) == 1})
 _SIDE_LETTER_NEXT = regex.compile(r"[ \t]+\p{L}", regex.V1)
 
 
@@ -2080,6 +2081,21 @@ def _in_order(
 _BODY_STAGES = frozenset({"abbreviation", "cui"})
 
 
+@dataclass(frozen=True)
+class _Search:
+    """What one run of the tier cascade looks for, and where (see :meth:`Aligner._find`)."""
+
+    target: str
+    words: tuple[str, ...]
+    idx: OutputIndex
+    cui: str | None
+    output_pairs: tuple[CueTargetPair, ...]
+    general: bool
+    site: frozenset[str]
+    past: bool = False
+    rivals: tuple[str, ...] = ()
+
+
 class Aligner:
     """Finds source targets in an output text; see the module docstring for tiers and choice rule.
 
@@ -2308,20 +2324,19 @@ class Aligner:
             lo = max(0, min(k - RANK_MAX // 2, total - RANK_MAX))
             kept = kept[lo : lo + RANK_MAX]
         src = _context_words(source_context)
+        labels = [idx.is_label(c0.start, c0.end) and not source_label for c0 in kept]
+        # a statement in the body goes before a heading or label — unless the body has only the
+        # target's head noun ("**Chest pain** – likely reflux; no pain at night": "pain" there is
+        # another statement, not the title's finding)
+        body_first = any(not lab and c0.detail != "head" for c0, lab in zip(kept, labels, strict=True))
         out = []
-        for c0 in kept:
+        for c0, lab in zip(kept, labels, strict=True):
             c = _Cand(c0.start, c0.end, c0.score, c0.tier, c0.detail, concept=c0.concept)
             c.context = _similarity(src, idx.context_words(c.start, c.end))
             c.claimed = (c.start, c.end) in claimed
             c.distance = abs(c.start / n - rel)
-            c.label = idx.is_label(c.start, c.end) and not source_label
+            c.label = lab and body_first
             out.append(c)
-        # a statement in the body goes before a heading or label — unless the body has only the
-        # target's head noun ("**Chest pain** – likely reflux; no pain at night": "pain" there is
-        # another statement, not the title's finding)
-        if not any(not c.label and c.detail != "head" for c in out):
-            for c in out:
-                c.label = False
         out.sort(
             key=lambda c: (c.label, -round(c.score, 2), -c.context, c.claimed, c.distance, c.start)
         )
@@ -2358,26 +2373,32 @@ class Aligner:
             site = place_sites(words)
         if not past:
             past = history_before(words)
-        found = self._cascade(target, words, idx, cui, output_pairs, general, site, past, rivals)
+        search = _Search(target, words, idx, cui, tuple(output_pairs), general, site, past, tuple(rivals))
+        found = self._cascade(search)
         inner = partitive_inner(target)
         if not found and inner is not None:
             # "a tiny amount of fluid" is said as "a tiny fluid collection": the quantity noun is no
             # finding of its own, the finding is the noun after "of"
-            found = self._cascade(inner, normal_words(inner), idx, None, output_pairs, general, site, past, rivals)
+            found = self._cascade(replace(search, target=inner, words=normal_words(inner), cui=None))
+        if not found and "parts" in self.tiers and len(words) >= 2:
+            nouned = noun_phrase(words)
+            if nouned != words:
+                # "benign prostatic enlargement" ~ "your prostate is enlarged": the relational
+                # adjective said by its noun, the rest of the phrase found as usual
+                found = self._cascade(replace(search, target=" ".join(nouned), words=nouned, cui=None))
+        if not found and "normalized" in self.tiers and len(words) >= 2 and words[-1] in _EXPOSURE_HEADS:
+            # "antibiotic use" ~ "you have taken antibiotics", "radiation exposure" ~ "no radiation
+            # to the neck": the exposure is said by what one was exposed to
+            found = self._cascade(replace(search, target=" ".join(words[:-1]), words=words[:-1], cui=None))
+        if not found and "normalized" in self.tiers and len(words) == 2:
+            found = [
+                _labelled(c, "normalized", "head_ellipsis")
+                for c in _head_ellipsis_candidates(words, idx)
+                if not other_finding(idx, c.start, c.end, site, past)
+            ]
         return found
 
-    def _cascade(
-        self,
-        target: str,
-        words: tuple[str, ...],
-        idx: OutputIndex,
-        cui: str | None,
-        output_pairs: Sequence[CueTargetPair],
-        general: bool,
-        site: frozenset[str],
-        past: bool = False,
-        rivals: Sequence[str] = (),
-    ) -> list[_Cand]:
+    def _cascade(self, q: _Search) -> list[_Cand]:
         """The tiers in order; the first stage with a fitting candidate decides (see :meth:`_find`).
 
         A stage that finds the target only in headings and labels ("**#1 Glomerulonephritis**")
@@ -2385,8 +2406,9 @@ class Aligner:
         ("recent CT c/f GN"), and such statements join the labels (ranking chooses a statement before
         a label).
         """
+        idx = q.idx
         labels: list[_Cand] = []
-        for stage, cands in self._stages(target, words, idx, cui, output_pairs, general, site, past, rivals):
+        for stage, cands in self._stages(q):
             if not labels:
                 if not all(idx.is_label(c.start, c.end) for c in cands):
                     return cands
@@ -2399,20 +2421,11 @@ class Aligner:
                 break
         return labels
 
-    def _stages(
-        self,
-        target: str,
-        words: tuple[str, ...],
-        idx: OutputIndex,
-        cui: str | None,
-        output_pairs: Sequence[CueTargetPair],
-        general: bool,
-        site: frozenset[str],
-        past: bool = False,
-        rivals: Sequence[str] = (),
-    ) -> Iterator[tuple[str, list[_Cand]]]:
+    def _stages(self, q: _Search) -> Iterator[tuple[str, list[_Cand]]]:
         """Each stage that finds a fitting candidate, in tier order, named by its tier ("lexical" for
         stage 1): the first decides (see :meth:`_cascade`)."""
+        target, words, idx, cui, output_pairs = q.target, q.words, q.idx, q.cui, q.output_pairs
+        general, site, past, rivals = q.general, q.site, q.past, q.rivals
 
         sides = _SIDES.intersection(words) if len(_SIDES.intersection(words)) == 1 else frozenset()
         # "elevated blood pressures": found as its raise said of a reading, never as the quantity alone
@@ -2509,8 +2522,16 @@ class Aligner:
                 if c:
                     yield "parts", label(c, "parts", "description")
                 c = fit(_derived_candidates((raised,) if raised else words, idx, site))
+                bare = tuple(w for w in words if not _is_modifier(w))
+                if not c and not raised and bare and bare != words:
+                    # "recent travel" ~ "you have not traveled recently": the time or degree
+                    # modifier is said by another word class, or not at all
+                    c = fit(_derived_candidates(bare, idx, site))
                 if c:
                     yield "parts", [_labelled(x, "parts", x.detail or "derivation") for x in c]
+                c = fit(_adjective_noun_candidates(words, idx)) if not raised else []
+                if c:
+                    yield "parts", label(c, "parts", "derivation")
             elif tier == "fuzzy" and words:
                 c = fit(self._fuzzy(words, idx))
                 if c:
@@ -3893,6 +3914,125 @@ def _derived_candidates(
         c = _Cand(t.start, t.end, 80.0)
         c.detail = "measure" if measure else "derivation"
         out.append(c)
+    return out
+
+
+#: Adjective endings and the noun endings of the same root, longest first: a relational adjective
+#: of a target is said by its noun in a rewrite ("anemic" ~ anemia, "arthritic" ~ arthritis,
+#: "meniscal" ~ meniscus, "esophageal" ~ esophagus, "infectious" ~ infection, "deficient" ~
+#: deficiency). Only nouns of the vocabulary (or body words) count, so a made-up root never does.
+_ADJECTIVE_NOUN_ENDINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("emic", ("emia",)), ("itic", ("itis",)), ("otic", ("osis",)), ("ptic", ("psis",)),
+    ("atic", ("a", "asis")), ("atous", ("a",)), ("etic", ("etes", "esis")), ("ic", ("ia", "y", "is", "e", "")),
+    ("inal", ("en",)), ("ial", ("ia", "ium")), ("eal", ("us", "um", "a")), ("al", ("us", "um", "a", "e", "")),
+    ("ious", ("ion",)), ("ous", ("", "e")), ("ient", ("iency",)), ("ent", ("ence", "ency")),
+)
+#: Heads that add nothing to a relational adjective: the adjective's noun alone says the target
+#: ("arthritic changes" ~ "no arthritis", "meniscal pathology" ~ "a meniscus tear", "infectious
+#: cause" ~ "an infection").
+_ADJECTIVE_HEADS = frozenset(_GENERIC_HEADS | _CAUSE_NOUNS | {"pathology", "involvement", "etiology"})
+
+
+@lru_cache(maxsize=4096)
+def adjective_nouns(word: str) -> tuple[str, ...]:
+    """Normal-form nouns a relational adjective is derived from ("anemic" → anemia, "esophageal"
+    → esophagus), checked against the vocabulary's words and body words; () for a non-adjective."""
+    w = word.lower()
+    known = _vocab_heads() | _body_words()
+    for ending, nouns in _ADJECTIVE_NOUN_ENDINGS:
+        if not w.endswith(ending) or len(w) - len(ending) < 2:
+            continue
+        root = w[: len(w) - len(ending)]
+        found = [norm_word(root + n) for n in nouns if len(root + n) >= 5]
+        hits = tuple(dict.fromkeys(n for n in found if n != w and n in known))
+        if hits:  # the longest ending with a known noun decides ("prostatic": not "prosta", prostate)
+            return hits
+    return ()
+
+
+#: Heads of an exposure target that its object alone says ("antibiotic USE", "radiation EXPOSURE").
+_EXPOSURE_HEADS = frozenset({"use", "exposure", "intake", "usage", "consumption"})
+
+
+#: Heads a shorthand summary leaves off after a distinctive modifier ("PRERENAL injury" ~ "prerenal
+#: unlikely", "THYROID dysfunction" ~ "vs thyroid vs poor sleep"), and the test nouns an eponym
+#: leaves off before its result ("NIKOLSKY sign" ~ "Nikolsky negative").
+_ELLIPSIS_HEADS = frozenset(_PLAN_HEADS | _CAUSE_NOUNS | {"injury", "pathology", "involvement", "sign", "test", "maneuver", "manoeuvre"})
+#: Words that may follow the bare modifier when it stands for the whole phrase: a judgement, a
+#: result or an alternative, never another noun ("thyroid LEVELS" is a test, not a dysfunction).
+_ELLIPSIS_NEXT = frozenset(
+    """
+    unlikely likely possible probable suspected less more least most vs versus or and excluded ruled
+    negative positive neg pos ve normal abnormal absent present cause source etiology
+    """.split()
+)  # fmt: skip
+
+
+def _head_ellipsis_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """A two-word target whose head a shorthand leaves off (:data:`_ELLIPSIS_HEADS`), said by its
+    distinctive modifier standing alone: at a segment's end or before a judgement, result or
+    alternative word (:data:`_ELLIPSIS_NEXT`) — "Prerenal unlikely", "Nikolsky –ve", "iron
+    deficiency vs thyroid"; detail ``head_ellipsis``."""
+    content = [w for w in words if w not in _FUNCTION]
+    if len(content) != 2 or content[1] not in _ELLIPSIS_HEADS:
+        return []
+    mod = content[0]
+    if _is_modifier(mod) or mod in _NOT_DESCRIPTIVE or len(mod) < 4 or mod in _ELLIPSIS_HEADS:
+        return []
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[_Cand] = []
+    for i, t in enumerate(toks):
+        if t.norm != mod:
+            continue
+        last = seg_of[i][1]
+        if i < last and toks[i + 1].norm not in _ELLIPSIS_NEXT:
+            continue
+        c = _Cand(t.start, t.end, 80.0)
+        c.detail = "head_ellipsis"
+        out.append(c)
+    return out
+
+
+def noun_phrase(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` with each relational adjective replaced by its noun ("benign prostatic
+    enlargement" → benign prostate enlargement, "iron deficient" → iron deficiency); ``words``
+    itself if none is."""
+    out = list(words)
+    for i, w in enumerate(words):
+        nouns = adjective_nouns(w) if w not in _FUNCTION else ()
+        if len(nouns) == 1:
+            out[i] = nouns[0]
+    return tuple(out)
+
+
+def _adjective_noun_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
+    """A target that is a relational adjective, alone or before a head that adds nothing
+    (:data:`_ADJECTIVE_HEADS`), said by its noun ("anemic" ~ "to check for anemia", "esophageal
+    source" ~ "a food pipe (esophagus) cause"); detail ``derivation``. The noun counts anywhere in
+    the output, inside a parenthetical gloss too."""
+    content = [w for w in words if w not in _FUNCTION and not _is_modifier(w)]
+    if len(content) == 2 and content[1] in _ADJECTIVE_HEADS:
+        content = content[:1]
+    if len(content) != 1:
+        return []
+    nouns = set(adjective_nouns(content[0]))
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    out: list[_Cand] = []
+    for i, t in enumerate(toks):
+        if nouns and t.norm in nouns:
+            c = _Cand(t.start, t.end, 80.0)
+            c.detail = "derivation"
+            out.append(c)
+        elif not nouns and content[0] in adjective_nouns(t.norm):
+            # a noun target said by its adjective used as a predicate ("anemia" ~ "you were
+            # anemic", "most likely diabetic"), never before another noun ("infectious disease")
+            nxt = toks[i + 1].norm if i < seg_of[i][1] else None
+            if nxt is None or nxt in _FUNCTION or nxt in _DERIVED_NEXT:
+                c = _Cand(t.start, t.end, 80.0)
+                c.detail = "derivation"
+                out.append(c)
     return out
 
 

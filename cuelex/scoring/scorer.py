@@ -33,7 +33,7 @@ import pandas as pd
 import regex
 from pydantic import BaseModel, ConfigDict
 
-from ..concepts.normalize import expand_abbreviation, same_concept
+from ..concepts.normalize import SIDE_SHORTHAND, expand_abbreviation, same_concept
 from ..concepts.vocab import DATA_DIR, role_pattern_rows
 from ..corpus import InputError, check_text, lone_surrogate, read_documents
 from ..corpus import file_suffixes as _suffixes
@@ -1280,9 +1280,7 @@ def _hedged_cause_before(output: str, start: int, engine: Any) -> Cue | None:
 _GENERIC_DISEASE_HEADS = frozenset("disease syndrome infection disorder".split())
 #: Side words a title and its body write short or long ("**Right ankle sprain**" / "c/w R ankle
 #: sprain", "bilat" / "bilateral"): compared as their long form.
-_SIDE_WORDS = MappingProxyType(
-    {"r": "right", "rt": "right", "l": "left", "lt": "left", "bilat": "bilateral", "bil": "bilateral"}
-)
+_SIDE_WORDS = MappingProxyType({k: long for k, (long, _always) in SIDE_SHORTHAND.items()})
 #: A body target that names the title's own diagnosis ("**#1 Gout** – sx + labs c/w dx").
 _TITLE_REFERENCES = frozenset("dx diagnosis".split())
 #: Labels whose line states the assessment ("**Assessment:** Hepatitis C", "Dx: gout").
@@ -1385,6 +1383,16 @@ def _heading_body_pair(
     return None
 
 
+@lru_cache(maxsize=256)
+def _short_name_patterns(short: str, head: str) -> tuple[Any, Any]:
+    """Compiled once per name: the short name as a whole word, and its head right after it."""
+    flags = regex.V1 | regex.IGNORECASE
+    return (
+        regex.compile(rf"(?<![\w'’-]){regex.escape(short)}(?![\w'’-])", flags),
+        regex.compile(rf"[ \t]+{regex.escape(head)}", flags),
+    )
+
+
 def _short_name_checked(output: str, target: str, chosen: tuple[int, int]) -> tuple[int, int, Cue] | None:
     """An occurrence of a disease's short name ("Lyme" for "Lyme disease") outside the chosen
     mention that a test names ("Lyme titer sent") or a checked clause opens on ("to determine if
@@ -1392,8 +1400,8 @@ def _short_name_checked(output: str, target: str, chosen: tuple[int, int]) -> tu
     words = target.split()
     if len(words) != 2 or words[1].lower() not in _GENERIC_DISEASE_HEADS or len(words[0]) < 3:
         return None
-    head = regex.compile(rf"[ \t]+{regex.escape(words[1])}", regex.V1 | regex.IGNORECASE)
-    for found in regex.finditer(rf"(?<![\w'’-]){regex.escape(words[0])}(?![\w'’-])", output, regex.V1 | regex.IGNORECASE):
+    name, head = _short_name_patterns(words[0], words[1])
+    for found in name.finditer(output):
         s, e = found.span()
         if chosen[0] <= s < chosen[1] or head.match(output, e):
             continue  # the chosen mention itself, or the full name (an exact candidate already)
