@@ -76,7 +76,12 @@ def run_pipeline(
     else:
         pairs = engine.extract(text, doc_id=doc_id, sentences=sentences)
     if linker is not None and pairs:
-        pairs = linker.link(text, pairs)
+        if type(linker).link is Linker.link and isinstance(engine, Engine):
+            # the engine's pairs of ``text`` index it by construction: ``link``'s per-pair
+            # offset and string checks are skipped (same links)
+            pairs = linker._link_checked(text, list(pairs))
+        else:
+            pairs = linker.link(text, pairs)
     if deduplicate:
         pairs = _deduplicate(pairs)
     return list(pairs)
