@@ -158,6 +158,35 @@ def test_pipeline_is_the_same_as_cuelex_extract_with_link_and_dedup(mimic):
         assert list(d.pairs) == expected
 
 
+def test_screening_skips_linking_only_where_it_cannot_change_counts_or_levels():
+    """With ``min_levels`` 2 a section with fewer than two pairs is not linked (it can never be
+    eligible); its pair count and levels are those of the linked, deduplicated pairs, and a
+    section with two or more pairs gets exactly those pairs."""
+    from cuelex.bench.screening import BuildOptions, _Pipeline
+
+    pipe = _Pipeline(BuildOptions())
+    texts = [
+        "Possible pneumonia.",
+        "No pneumothorax.",
+        "Heart size normal.",
+        "Possible left lower lobe pneumonia. No pleural effusion. Questionable PNA.",
+        "Pneumonia versus atelectasis. No pneumothorax, no effusion.",
+    ]
+    seen = set()
+    for i, text in enumerate(texts):
+        want = cuelex.extract(text, doc_id=str(i), link=True, deduplicate=True)
+        got = pipe.pairs(text, str(i), min_levels=2)
+        assert len(got) == len(want) and {p.level for p in got} == {p.level for p in want}
+        if len(want) >= 2:
+            assert got == want
+        seen.add(min(len(want), 2))
+    assert seen == {0, 1, 2}
+    # below two levels asked for, every section is linked
+    assert pipe.pairs(texts[0], "0", min_levels=1) == cuelex.extract(
+        texts[0], doc_id="0", link=True, deduplicate=True
+    )
+
+
 # -------------------------------------------------------------------------------------------------
 # pre-screening and sampling
 # -------------------------------------------------------------------------------------------------

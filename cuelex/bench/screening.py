@@ -107,7 +107,23 @@ class _Pipeline:
             self.linker.warm()
         return self
 
-    def pairs(self, text: str, doc_id: str) -> list[CueTargetPair]:
+    def pairs(self, text: str, doc_id: str, *, min_levels: int = 0) -> list[CueTargetPair]:
+        """The document's pairs, linked and deduplicated. With ``min_levels`` of 2 or more a
+        document with fewer than two pairs is not linked: it cannot cover that many levels, so
+        only its pairs' count and levels are read, and neither linking nor deduplication changes
+        those of a single pair."""
+        if min_levels >= 2 and self.linker is not None:
+            pairs = self.engine.extract(text, doc_id=doc_id)
+            if len(pairs) < 2:
+                return list(pairs)
+            return run_pipeline(
+                text,
+                engine=self.engine,
+                linker=self.linker,
+                deduplicate=True,
+                doc_id=doc_id,
+                pairs=pairs,
+            )
         return run_pipeline(
             text, engine=self.engine, linker=self.linker, deduplicate=True, doc_id=doc_id
         )
@@ -225,7 +241,7 @@ def _process(
             res.without_sections += 1
         for u in units:
             try:
-                pairs = pipeline.pairs(u.text, u.doc_id)
+                pairs = pipeline.pairs(u.text, u.doc_id, min_levels=options.min_levels)
             except Exception as exc:  # one bad document must not sink a corpus-sized run
                 res.problems.append(
                     Problem(
