@@ -12,10 +12,16 @@ at its start; CPU time, ``process_time``), the linkers taking turns every 20 tex
 alternating order. It prints old/new linking time per round with the best and the median, and
 the link cost ((extract + link) / extract) each linker gives with the same round's extraction
 time: on a shared machine compare the ratios, not the absolute numbers. Printed only.
+
+``--pipeline`` times, in the same kind of turns, what ``cuelex.extract(text, link=True)`` runs
+(``speed.py``'s link cost): a plain extract, the old side (``Engine.extract`` then the old
+``Linker.link``) and the new side (``cuelex.pipeline.run_pipeline`` with the new linker), each
+with its own engine and every memo emptied per round, and prints the link cost each side gives.
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import statistics
 import sys
@@ -27,6 +33,7 @@ from extract_ab import _fields, _load, timed_turns
 
 import cuelex
 from cuelex.concepts.linking import Linker
+from cuelex.pipeline import run_pipeline
 
 def old_linker_class(rev: str) -> type:
     """``Linker`` as it was at ``rev``, beside the current one."""
@@ -43,13 +50,41 @@ def _link_runner(linker: Linker, texts: list[str], pairs: list[list]) -> Callabl
     return run
 
 
+def _arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--rev", default="fb019a0", help="git revision of the old linking module")
+    ap.add_argument(
+        "--pipeline",
+        action="store_true",
+        help="also time extract + link as cuelex.extract(link=True) runs it (old and new)",
+    )
+
+
+def _pipeline_runners(engines: dict, linkers: dict, texts: list[str]) -> dict[str, Callable[[int, int], None]]:
+    """A plain extract, the old linked pipeline (extract, then ``link``) and the new one
+    (``run_pipeline``), each with its own engine."""
+
+    def plain(lo: int, hi: int) -> None:
+        for t in texts[lo:hi]:
+            engines["plain"].extract(t)
+
+    def old(lo: int, hi: int) -> None:
+        for t in texts[lo:hi]:
+            ps = engines["old"].extract(t)
+            if ps:
+                linkers["old"].link(t, ps)
+
+    def new(lo: int, hi: int) -> None:
+        for t in texts[lo:hi]:
+            run_pipeline(t, engine=engines["new"], linker=linkers["new"])
+
+    return {"plain": plain, "old": old, "new": new}
+
+
 def main(argv: list[str] | None = None) -> int:
     args, corpora = speed.ab_setup(
         __doc__,
         argv,
-        add_arguments=lambda ap: ap.add_argument(
-            "--rev", default="fb019a0", help="git revision of the old linking module"
-        ),
+        add_arguments=_arguments,
     )
     engine = cuelex.get_engine()
     linkers = {"old": old_linker_class(args.rev)().warm(), "new": Linker().warm()}
@@ -87,6 +122,37 @@ def main(argv: list[str] | None = None) -> int:
             f"{statistics.median(costs['new']):.2f}x (median), best "
             f"{min(costs['old']):.2f}x -> {min(costs['new']):.2f}x"
         )
+    if args.pipeline:
+        base = cuelex.get_engine()
+        engines = {k: type(base)(base.resources) for k in ("plain", "old", "new")}
+        for name, texts in corpora.items():
+            for t in texts:  # the scanners' pattern groups compiled, outside the timed passes
+                for e in engines.values():
+                    e.extract(t)
+            runners = _pipeline_runners(engines, linkers, texts)
+            pratios, pcosts = [], {"old": [], "new": []}
+            for r in range(args.rounds):
+                for e in engines.values():
+                    e.clear_memo()
+                for linker in linkers.values():
+                    linker.clear_memo()
+                gc.collect()
+                took = timed_turns(len(texts), runners, r)
+                pratios.append(took["old"] / took["new"])
+                for key in pcosts:
+                    pcosts[key].append(took[key] / took["plain"])
+                print(
+                    f"{name} pipeline round {r + 1}: extract {took['plain'] / len(texts) * 1e6:,.0f} "
+                    f"µs/doc, extract+link old {took['old'] / len(texts) * 1e6:,.0f}, new "
+                    f"{took['new'] / len(texts) * 1e6:,.0f}, old/new {pratios[-1]:.3f}, link cost old "
+                    f"{pcosts['old'][-1]:.2f}x new {pcosts['new'][-1]:.2f}x"
+                )
+            print(
+                f"{name}: extract+link old/new best {max(pratios):.3f}, median "
+                f"{statistics.median(pratios):.3f}; link cost old {statistics.median(pcosts['old']):.2f}x "
+                f"-> new {statistics.median(pcosts['new']):.2f}x (median), best "
+                f"{min(pcosts['old']):.2f}x -> {min(pcosts['new']):.2f}x"
+            )
     return 0
 
 

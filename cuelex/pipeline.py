@@ -68,15 +68,23 @@ def run_pipeline(
     deduplicate: bool = False,
     doc_id: str | None = None,
     sentences: Sequence[tuple[int, int]] | None = None,
+    pairs: list[CueTargetPair] | None = None,
 ) -> list[CueTargetPair]:
     """The pairs of ``text``: the engine's, linked to concepts by ``linker`` (if any, and if there
-    are pairs), each target kept once per document with ``deduplicate``."""
-    if sentences is None:
-        pairs = engine.extract(text, doc_id=doc_id)
-    else:
-        pairs = engine.extract(text, doc_id=doc_id, sentences=sentences)
+    are pairs), each target kept once per document with ``deduplicate``. ``pairs``: what
+    ``engine.extract(text, doc_id=doc_id)`` has just returned, when the caller already has it."""
+    if pairs is None:
+        if sentences is None:
+            pairs = engine.extract(text, doc_id=doc_id)
+        else:
+            pairs = engine.extract(text, doc_id=doc_id, sentences=sentences)
     if linker is not None and pairs:
-        pairs = linker.link(text, pairs)
+        if type(linker).link is Linker.link and isinstance(engine, Engine):
+            # the engine's pairs of ``text`` index it by construction: ``link``'s per-pair
+            # offset and string checks are skipped (same links)
+            pairs = linker._link_checked(text, list(pairs))
+        else:
+            pairs = linker.link(text, pairs)
     if deduplicate:
         pairs = _deduplicate(pairs)
     return list(pairs)

@@ -158,6 +158,56 @@ def test_pipeline_is_the_same_as_cuelex_extract_with_link_and_dedup(mimic):
         assert list(d.pairs) == expected
 
 
+def test_screening_skips_linking_only_where_it_cannot_change_counts_or_levels():
+    """With ``min_levels`` 2 a section with fewer than two pairs is not linked (it can never be
+    eligible); its pair count and levels are those of the linked, deduplicated pairs, and a
+    section with two or more pairs gets exactly those pairs."""
+    from cuelex.bench.screening import BuildOptions, _Pipeline
+
+    pipe = _Pipeline(BuildOptions())
+    texts = [
+        "Possible pneumonia.",
+        "No pneumothorax.",
+        "Heart size normal.",
+        "Possible left lower lobe pneumonia. No pleural effusion. Questionable PNA.",
+        "Pneumonia versus atelectasis. No pneumothorax, no effusion.",
+    ]
+    seen = set()
+    for i, text in enumerate(texts):
+        want = cuelex.extract(text, doc_id=str(i), link=True, deduplicate=True)
+        got = pipe.pairs(text, str(i), min_levels=2)
+        assert len(got) == len(want) and {p.level for p in got} == {p.level for p in want}
+        if len(want) >= 2:
+            assert got == want
+        seen.add(min(len(want), 2))
+    assert seen == {0, 1, 2}
+    # below two levels asked for, every section is linked
+    assert pipe.pairs(texts[0], "0", min_levels=1) == cuelex.extract(
+        texts[0], doc_id="0", link=True, deduplicate=True
+    )
+
+
+def test_a_worker_widens_its_own_memos_and_links_the_same():
+    """A build worker's memos hold ``_WORKER_MEMO_FACTOR`` times the default entries (bounded),
+    and a widened pipeline gives the same pairs as the default one."""
+    from cuelex.bench import builder
+    from cuelex.bench.screening import BuildOptions, _Pipeline
+
+    plain = _Pipeline(BuildOptions(), own_linker=True)
+    defaults = (plain.engine._memo.max_entries, plain.engine._doc_memo.max_entries,
+                plain.linker._links.max_entries)  # fmt: skip
+    engine = type(plain.engine)(plain.engine.resources)  # its own memos, the shared engine's untouched
+    wide = _Pipeline(BuildOptions(), own_linker=True)
+    wide.engine = engine
+    wide.widen_memos(builder._WORKER_MEMO_FACTOR)
+    k = builder._WORKER_MEMO_FACTOR
+    assert (engine._memo.max_entries, engine._doc_memo.max_entries,
+            wide.linker._links.max_entries) == tuple(k * d for d in defaults)  # fmt: skip
+    text = "Possible pneumonia. No effusion. Possible pneumonia. Questionable PNA or atelectasis."
+    for _ in range(2):  # cold, then from the memos
+        assert wide.pairs(text, "a") == plain.pairs(text, "a")
+
+
 # -------------------------------------------------------------------------------------------------
 # pre-screening and sampling
 # -------------------------------------------------------------------------------------------------

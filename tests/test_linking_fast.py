@@ -241,3 +241,37 @@ def test_a_repeated_text_links_as_a_fresh_linker_links_it(linker):
     assert fields(linker.link(text, changed)) == fields(fresh.link(text, changed))
     assert linker.link(text, changed[:1]) == fresh.link(text, changed[:1])
     assert linker.link(text, []) == []
+
+
+def test_apply_equals_model_copy_of_its_update(linker):
+    """``_apply`` writes the link into the copied ``__dict__``: the same values in the same order
+    and the same set of fields as ``model_copy`` with the update, for linked and review outcomes
+    (a pair without a raw target yet, and one that already has one)."""
+    text = "Possible small left pleural effusion. Questionable PNA, or atelectasis."
+    pairs = cuelex.get_engine().extract(text)
+    assert pairs
+    p = pairs[0]
+    again = p.model_copy(update={"raw_target_text": "earlier"})
+    for pair in (p, again):
+        for outcome in ((0.42, None), (0.91, (0, 4, "C0000001", "Name", ("T047",)))):
+            want = pair.model_copy(update=L._update_of(text, pair, outcome, 3))
+            got = L._apply(text, pair, outcome, 3)
+            assert list(got.__dict__.items()) == list(want.__dict__.items())
+            assert got.model_fields_set == want.model_fields_set
+            assert got == want
+    assert L._apply(text, p, None, 0) is p
+
+
+def test_pipeline_links_the_engines_pairs_as_link_does(linker):
+    """``run_pipeline`` hands the engine's own pairs to the linker without ``link``'s per-pair
+    checks: the same linked pairs as ``link``."""
+    from cuelex.pipeline import run_pipeline
+
+    engine = cuelex.get_engine()
+    for i, text in enumerate(_texts()[:120]):
+        pairs = engine.extract(text, doc_id=str(i))
+        want = linker.link(text, pairs)
+        got = run_pipeline(text, engine=engine, linker=linker, doc_id=str(i))
+        assert [(p.__dict__, p.model_fields_set) for p in got] == [
+            (p.__dict__, p.model_fields_set) for p in want
+        ], f"document {i} differs"

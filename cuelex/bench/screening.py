@@ -107,7 +107,34 @@ class _Pipeline:
             self.linker.warm()
         return self
 
-    def pairs(self, text: str, doc_id: str) -> list[CueTargetPair]:
+    def widen_memos(self, factor: int) -> _Pipeline:
+        """Let the engine's sentence and text memos and the linker's window memo hold ``factor``
+        times their default entries (a build worker's process: a corpus of notes repeats its
+        sentences far past the defaults, which empty every few thousand notes). Still bounded;
+        memoised results are exact, so the outputs do not change; returns self."""
+        for memo in (self.engine._memo, self.engine._doc_memo):
+            memo.max_entries *= factor
+        if self.linker is not None:
+            self.linker._links.max_entries *= factor
+        return self
+
+    def pairs(self, text: str, doc_id: str, *, min_levels: int = 0) -> list[CueTargetPair]:
+        """The document's pairs, linked and deduplicated. With ``min_levels`` of 2 or more a
+        document with fewer than two pairs is not linked: it cannot cover that many levels, so
+        only its pairs' count and levels are read, and neither linking nor deduplication changes
+        those of a single pair."""
+        if min_levels >= 2 and self.linker is not None:
+            pairs = self.engine.extract(text, doc_id=doc_id)
+            if len(pairs) < 2:
+                return list(pairs)
+            return run_pipeline(
+                text,
+                engine=self.engine,
+                linker=self.linker,
+                deduplicate=True,
+                doc_id=doc_id,
+                pairs=pairs,
+            )
         return run_pipeline(
             text, engine=self.engine, linker=self.linker, deduplicate=True, doc_id=doc_id
         )
@@ -225,7 +252,7 @@ def _process(
             res.without_sections += 1
         for u in units:
             try:
-                pairs = pipeline.pairs(u.text, u.doc_id)
+                pairs = pipeline.pairs(u.text, u.doc_id, min_levels=options.min_levels)
             except Exception as exc:  # one bad document must not sink a corpus-sized run
                 res.problems.append(
                     Problem(

@@ -726,6 +726,11 @@ class Linker:
         pairs = list(pairs)
         for i, p in enumerate(pairs):
             _check_pair(text, p, i)
+        return self._link_checked(text, pairs)
+
+    def _link_checked(self, text: str, pairs: list[CueTargetPair]) -> list[CueTargetPair]:
+        """``link`` for pairs whose offsets and strings are known to index ``text`` (``link``
+        has checked them, or the engine has just extracted them from it)."""
         if not pairs:
             return []
         windows = self._windows(text, pairs)
@@ -752,21 +757,20 @@ class Linker:
         # How a pair links depends on its window's text and its zone alone (``score`` reads the
         # text between a candidate and the target, both inside the window), and which candidates
         # are looked up on the window's zones: the outcomes are memoised on exactly that.
+        # (Windows in the order of their first pair, as the pairs meet them.)
         outcomes: dict[tuple[int, int], dict[_Zone, _Outcome]] = {}
         links = self._links
-        out: list[CueTargetPair] = []
-        for i, p in enumerate(pairs):
-            w = windows[i]
-            got = outcomes.get(w)
+        for w, zs in zones.items():
+            key = (text[w[0] : w[1]], tuple(sorted(zs)) if len(zs) > 1 else tuple(zs))
+            got = links.get(key)
             if got is None:
-                key = (text[w[0] : w[1]], tuple(sorted(zones[w])))
-                got = links.get(key)
-                if got is None:
-                    got = self._window_outcomes(text, w[0], w[1], key[1])
-                    if w[1] - w[0] <= _MEMO_MAX_CHARS:
-                        links.put(key, got)
-                outcomes[w] = got
-            outcome = got[own[i]]
+                got = self._window_outcomes(text, w[0], w[1], key[1])
+                if w[1] - w[0] <= _MEMO_MAX_CHARS:
+                    links.put(key, got)
+            outcomes[w] = got
+        out: list[CueTargetPair] = []
+        for w, z, p in zip(windows, own, pairs):
+            outcome = outcomes[w][z]
             out.append(p if outcome is None else _apply(text, p, outcome, w[0]))
         return out
 
@@ -873,28 +877,68 @@ _NgramMatch = tuple[str, str, tuple[str, ...], float, str]
 
 
 def _apply(text: str, pair: CueTargetPair, outcome: _Outcome, origin: int) -> CueTargetPair:
-    """``pair`` linked as ``outcome`` says (its offsets from ``origin``), or unchanged."""
+    """``pair`` linked as ``outcome`` says (its offsets from ``origin``), or unchanged.
+
+    ``_updated`` with the update written straight into the copied ``__dict__`` (no update dict,
+    no second call): the same field values in the same order and the same set of fields."""
     if outcome is None:
         return pair
+    if type(pair) is not CueTargetPair or pair.__pydantic_extra__ or pair.__pydantic_private__:
+        return _updated(pair, _update_of(text, pair, outcome, origin))
+    data = pair.__dict__.copy()
     best_score, best = outcome
     if best is None:
-        return _updated(pair, {"link_score": best_score, "needs_review": True})
+        data["link_score"] = best_score
+        data["needs_review"] = True
+        keys = _REVIEW_KEYS
+    else:
+        s, e = best[0] + origin, best[1] + origin
+        if data["raw_target_text"] is None:
+            data["raw_target_text"] = data["target_text"]
+        data["target_text"] = text[s:e]
+        data["target_start"] = s
+        data["target_end"] = e
+        data["cui"] = best[2]
+        data["preferred_name"] = best[3]
+        data["semantic_types"] = best[4]
+        data["link_score"] = best_score
+        keys = _LINK_KEYS
+    inst = _new_pair(CueTargetPair)
+    _object_setattr(inst, "__dict__", data)
+    _object_setattr(inst, "__pydantic_fields_set__", pair.__pydantic_fields_set__ | keys)
+    _object_setattr(inst, "__pydantic_extra__", None)
+    _object_setattr(inst, "__pydantic_private__", None)
+    return inst
+
+
+def _update_of(text: str, pair: CueTargetPair, outcome: _Outcome, origin: int) -> dict[str, Any]:
+    """The fields ``_apply`` changes for a (not None) ``outcome``, as a ``model_copy`` update."""
+    assert outcome is not None
+    best_score, best = outcome
+    if best is None:
+        return {"link_score": best_score, "needs_review": True}
     s, e = best[0] + origin, best[1] + origin
-    return _updated(
-        pair,
-        {
-            "target_text": text[s:e],
-            "target_start": s,
-            "target_end": e,
-            "raw_target_text": pair.raw_target_text
-            if pair.raw_target_text is not None
-            else pair.target_text,
-            "cui": best[2],
-            "preferred_name": best[3],
-            "semantic_types": best[4],
-            "link_score": best_score,
-        },
-    )
+    return {
+        "target_text": text[s:e],
+        "target_start": s,
+        "target_end": e,
+        "raw_target_text": pair.raw_target_text
+        if pair.raw_target_text is not None
+        else pair.target_text,
+        "cui": best[2],
+        "preferred_name": best[3],
+        "semantic_types": best[4],
+        "link_score": best_score,
+    }
+
+
+#: the fields ``_apply`` sets (``_update_of``'s keys, in its order of the dict)
+_LINK_KEYS = frozenset(
+    ("target_text", "target_start", "target_end", "raw_target_text", "cui", "preferred_name",
+     "semantic_types", "link_score")
+)  # fmt: skip
+_REVIEW_KEYS = frozenset(("link_score", "needs_review"))
+_new_pair = CueTargetPair.__new__
 
 
 _UNSEEN = object()  # a key not in a dict whose values may be None
