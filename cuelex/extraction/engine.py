@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -1805,10 +1805,14 @@ class Engine:
     )
 
     #: the words a hedged cause ends on before the thing blamed ("likely related to", "probably caused
-    #: by", "could be from", "a side effect of", "a reaction to"), as (word before, last word) or (last word,)
-    _CAUSE_LINKS = frozenset({
-        ("due", "to"), ("secondary", "to"), ("related", "to"), ("attributed", "to"), ("reaction", "to"),
-        ("caused", "by"), ("induced", "by"), ("triggered", "by"), ("effect", "of"), ("effects", "of"), ("from",),
+    #: by", "could be from", "a side effect of", "a reaction to"), as (word before, last word) or (last
+    #: word,); the one home of these links. The value says whether ``_predicate`` also reads the link
+    #: after a copula ("I believe her symptoms are secondary to X"); the others are read only as a
+    #: hedged cause's link (``_after_cause_link``)
+    _CAUSE_LINKS: Mapping[tuple[str, ...], bool] = MappingProxyType({
+        ("due", "to"): True, ("secondary", "to"): True, ("related", "to"): True, ("caused", "by"): True,
+        ("from",): True, ("attributed", "to"): False, ("reaction", "to"): False, ("induced", "by"): False,
+        ("triggered", "by"): False, ("effect", "of"): False, ("effects", "of"): False,
     })
 
     def _after_cause_link(self, toks: Sequence[_Tok], start: int, i: int) -> bool:
@@ -2225,7 +2229,6 @@ class Engine:
         {"suspect", "think", "believe", "feel", "that", "seems", "seemed", "appears", "appeared", "suggests", "suggested",
          "suspects", "thinks", "believes"}
     )
-    _LINKS = MappingProxyType({("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1})
     #: the prepositions a cue ends on that a writer repeats before each later item of its list
     _LINK_WORDS = frozenset({"from", "to", "by", "of", "with"})
     _PREDICATE_ADVERBS = frozenset({"also", "just", "still", "really", "all", "more", "most", "mostly", "only"})
@@ -2291,8 +2294,9 @@ class Engine:
         k = cop + 1
         while k < b and toks[k].low in self._PREDICATE_ADVERBS:
             k += 1
-        for link, n in self._LINKS.items():
-            if tuple(t.low for t in toks[k : k + n]) == link:
+        for link, after_copula in self._CAUSE_LINKS.items():
+            n = len(link)
+            if after_copula and tuple(t.low for t in toks[k : k + n]) == link:
                 # "due to", "secondary to" end a negation's scope; here they link the reading
                 k += n
                 b = max(b, min(len(toks), k + self.resources.targets.max_tokens))
@@ -2664,18 +2668,25 @@ class Engine:
         if last is None:
             return None
         between = analysis.text[last.end - analysis.start : first - analysis.start]
+        return last.cue if self._list_gap(between, self._LIST_REST, ",(") else None
+
+    def _list_gap(self, between: str, rest: regex.Pattern, separators: str, semicolon: bool = False) -> bool:
+        """Is ``between`` (from a list's last reached item to a group no cue reaches) only more list
+        items? ``rest`` matches it whole, it holds one of ``separators`` or a coordinator, and no
+        verb, subject, cue or terminator (a lone ";" is allowed when ``semicolon``)."""
         words = between.lower().split()
-        if not self._LIST_REST.fullmatch(between) or not (
-            "," in between or "(" in between or any(w in self._coord for w in words)
+        if not rest.fullmatch(between) or not (
+            any(c in between for c in separators) or any(w in self._coord for w in words)
         ):
-            return None
+            return False
         if any(w in self._verbs or w in self._verb_like or w in self._copulas for w in words):
-            return None
+            return False
         if any(w in self._subjects for w in words):
-            return None
-        if any(m.kind in (CUE, TERM) for m in self._scan_text(between)):
-            return None
-        return last.cue
+            return False
+        return not any(
+            m.kind == CUE or (m.kind == TERM and not (semicolon and between[m.start : m.end].strip() == ";"))
+            for m in self._scan_text(between)
+        )  # (a semicolon only separates the purposes of one test)
 
     # what may lie between a workup target and the alternatives after it: more items, a comma or
     # semicolon between the purposes a test serves, markup; no sentence break
@@ -2701,24 +2712,10 @@ class Engine:
         if last is None:
             return None
         between = analysis.text[last.end - analysis.start : first - analysis.start]
-        words = between.lower().split()
         before = analysis.text[: last.end - analysis.start]
         if ";" in between and before.count("(") <= before.count(")"):
             return None  # a semicolon outside a test's parenthesis may open a differential
-        if not self._WORKUP_REST.fullmatch(between) or not (
-            "," in between or ";" in between or any(w in self._coord for w in words)
-        ):
-            return None
-        if any(w in self._verbs or w in self._verb_like or w in self._copulas for w in words):
-            return None
-        if any(w in self._subjects for w in words):
-            return None
-        if any(
-            m.kind == CUE or m.kind == TERM and between[m.start : m.end].strip() != ";"
-            for m in self._scan_text(between)
-        ):
-            return None  # (a semicolon only separates the purposes of one test)
-        return last.cue
+        return last.cue if self._list_gap(between, self._WORKUP_REST, ",;", semicolon=True) else None
 
     # a list item line: a bullet or a number opens it
     _ITEM_LINE = regex.compile(r"[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]+")
