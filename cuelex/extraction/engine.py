@@ -1172,6 +1172,7 @@ class Engine:
         self._cause_heads = frozenset(w.lower() for w in t.cause_heads)
         self._specimen_words = frozenset(w.lower() for w in t.specimen_words)
         self._threshold_words = frozenset(w.lower() for w in t.threshold_words)
+        self._other_cause_heads = frozenset(w.lower() for w in t.other_cause_heads)
         self._imperative_openers = frozenset(w.lower() for w in t.imperative_openers)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
@@ -1364,7 +1365,9 @@ class Engine:
             if Direction.FORWARD in directions:
                 i, j = tok_range(cue.end, f_end)
                 hedge = cue.level in (Level.UL2, Level.UL3)
-                found_fwd = self._forward_targets(toks, i, j, cue.entry.scope_tokens, hedge)
+                found_fwd = self._forward_targets(
+                    toks, i, j, cue.entry.scope_tokens, hedge, examples=cue.level is Level.UL5
+                )
                 if (
                     nxt is not None
                     and not nxt[2].startswith("term.")
@@ -1559,6 +1562,29 @@ class Engine:
                 return True
         return False
 
+    #: number words a count of episodes may use ("more than three nosebleeds a week")
+    _COUNT_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"})
+    #: units after a number that make it a size or a dose, not a count ("no more than 2 cm of fluid")
+    _UNITS = frozenset({"cm", "mm", "mg", "mcg", "g", "kg", "lb", "lbs", "pounds", "ml", "cc", "l", "%", "percent", "degrees"})
+    #: the words before a time unit that make a count a rate ("a day", "per week")
+    _RATE_WORDS = frozenset({"a", "an", "per", "each", "every"})
+
+    def _leading_count(self, toks: Sequence[_Tok], k: int, j: int) -> bool:
+        """Does toks[k:] open with a count of a finding ("more than 8 bloody stools", "more than
+        two falls a month")? A threshold word, "than", a number, then a word that is no plan or time."""
+        if k + 3 >= j or toks[k].low not in self._threshold_words or toks[k + 1].low != "than":
+            return False
+        if k > 0 and toks[k - 1].low in ("no", "not"):
+            return False  # "no more than 1 drink a week": a limit advised, not a finding
+        num, nxt = toks[k + 2].low, toks[k + 3]
+        return (
+            (num[0].isdigit() or num in self._COUNT_WORDS)
+            and not nxt.punct
+            and nxt.low not in self._non_target_heads
+            and nxt.low not in self._non_targets
+            and nxt.low not in self._UNITS
+        )
+
     def _noun_phrase(self, toks: Sequence[_Tok], i: int, j: int) -> tuple[int, int] | None:
         """The target noun phrase at the start of toks[i:j] (strip leading words, cut at breakers)."""
         if (
@@ -1604,6 +1630,7 @@ class Engine:
         limit = self.resources.targets.max_tokens
         breakers, verbs = self._breakers, self._verbs
         multi_breakers = breakers.multi_starts
+        counted = False
         while k < j and k - i < limit:
             tok = toks[k]
             if (
@@ -1636,6 +1663,12 @@ class Engine:
                 if m < j and toks[m].low in self._specimen_words:
                     k = m + 1  # "blood in your urine": the specimen is part of the finding, not a place
                     continue
+            if k == i and self._leading_count(toks, k, j):
+                k += 3  # "more than 8 loose stools a day": the count is part of the finding
+                counted = True
+                continue
+            if counted and tok.low in self._RATE_WORDS and k + 1 < j and toks[k + 1].low in self._TIME_UNITS:
+                break  # "... stools a day": the rate's time is no part of the target
             if k > i and tok.low in self._threshold_words:
                 m = k + 2 if k + 1 < j and toks[k + 1].low == "than" else k + 1
                 if (
@@ -1693,6 +1726,7 @@ class Engine:
             (words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j))
             or (len(words) > 1 and words[-1] in self._GENERIC_HEADS and self._DECISIVE.intersection(words[:-1]))
             or self._watched_course(toks, i, words)
+            or (len(words) == 2 and words[0] == "other" and words[1] in self._other_cause_heads)
         )
         non_targets = self._non_targets
         plain = non_targets.isdisjoint(words)  # no non-target word (the usual case)
@@ -2050,11 +2084,15 @@ class Engine:
                 return True  # "(instead) drinks club soda or seltzer": a third-person verb of a plan or habit
         return False
 
+    _FEEL = frozenset({"feel", "feels", "feeling", "felt"})
+
     def _verb_form(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """ "noticed" in "not noticed any blood", "fully" in "not fully resolved"; not "increased thirst"."""
         low = toks[i].low
         if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes) or low in self._state_words:
             return False
+        if i > 0 and toks[i - 1].low in self._FEEL:
+            return False  # "continues to feel tired", "feels bloated": the complaint after "feel" is a state
         if i + 1 >= j:
             # "not resolved"; but "splenomegaly", "anomaly" are nouns
             return low.endswith("ed")
@@ -2072,7 +2110,10 @@ class Engine:
         j: int,
         scope: int | None = None,
         hedge: bool = False,
+        examples: bool = False,
     ) -> list[tuple[int, int]]:
+        """The targets after a forward cue in toks[i:j]: the conjuncts of its list (``hedge``: a
+        UL2/UL3 cue's reading rules; ``examples``: an example after "such as" is a target too)."""
         j = min(j, i + (scope or self.resources.targets.max_scope_tokens))
         pred = self._condition_predicate(toks, i)
         if pred is not None:
@@ -2207,6 +2248,12 @@ class Engine:
             else:
                 np = self._extend_repeated_head(toks, np, b, out)
                 out.append((np[0], np[1], cut_by_breaker, modifiers_only))
+            if examples and np[1] + 2 < b and toks[np[1]].low == "such" and toks[np[1] + 1].low == "as":
+                # "evaluation for a retrocochlear lesion such as a schwannoma": the example named
+                # is looked for as well (a later "or" item stays a conjunct of the list)
+                example = self._noun_phrase(toks, np[1] + 2, b)
+                if example is not None:
+                    out.append((example[0], example[1], example[1] < b and toks[example[1]].low in self._breakers, False))
             # a breaker or clause inside the first part ends the list unless a coordinator follows
             if np[1] < b and self._clause_start(toks, np[1], b):
                 break
@@ -2448,10 +2495,26 @@ class Engine:
                 # "A, B and C are not seen": a comma list needs a coordinator after it
                 if not coord_seen:
                     break
+                if self._after_fronted_reason(toks, i, a):
+                    # "given her age and the bleeding, hyperplasia or malignancy must be excluded":
+                    # the fronted reason before the comma is why, not what, is excluded
+                    break
             else:
                 break
         out.reverse()
         return out
+
+    #: words that open a fronted reason before the comma of a backward cue's list
+    _REASON_OPENERS = frozenset({"given", "because", "considering"})
+
+    def _after_fronted_reason(self, toks: Sequence[_Tok], i: int, a: int) -> bool:
+        """Does a fronted reason ("given ...", "because of ...") open the scope toks[i:] and end at
+        the first comma, the one just before the conjunct at ``a``?"""
+        k = i
+        while k > 0 and i - k < 3 and toks[k - 1].low in ("of", "but", "and", ","):
+            k -= 1  # "because of", "but given": the opener may stand just before the scope
+        opener = any(toks[m].low in self._REASON_OPENERS for m in range(max(k - 1, 0), min(i + 1, len(toks))))
+        return opener and a >= 1 and toks[a - 1].low == "," and all(toks[m].low != "," for m in range(i, a - 1))
 
     # ------------------------------------------------------------------ alternatives
 
