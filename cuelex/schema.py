@@ -208,6 +208,7 @@ class TargetRules(BaseModel):
     cause_heads: tuple[str, ...] = ()
     specimen_words: tuple[str, ...] = ()
     threshold_words: tuple[str, ...] = ()
+    other_cause_heads: tuple[str, ...] = ()
     imperative_openers: tuple[str, ...] = ()
     location_frames: tuple[str, ...] = ()
     copulas: tuple[str, ...]

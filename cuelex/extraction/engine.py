@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -1172,6 +1172,7 @@ class Engine:
         self._cause_heads = frozenset(w.lower() for w in t.cause_heads)
         self._specimen_words = frozenset(w.lower() for w in t.specimen_words)
         self._threshold_words = frozenset(w.lower() for w in t.threshold_words)
+        self._other_cause_heads = frozenset(w.lower() for w in t.other_cause_heads)
         self._imperative_openers = frozenset(w.lower() for w in t.imperative_openers)
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
@@ -1364,7 +1365,9 @@ class Engine:
             if Direction.FORWARD in directions:
                 i, j = tok_range(cue.end, f_end)
                 hedge = cue.level in (Level.UL2, Level.UL3)
-                found_fwd = self._forward_targets(toks, i, j, cue.entry.scope_tokens, hedge)
+                found_fwd = self._forward_targets(
+                    toks, i, j, cue.entry.scope_tokens, hedge, examples=cue.level is Level.UL5
+                )
                 if (
                     nxt is not None
                     and not nxt[2].startswith("term.")
@@ -1559,6 +1562,29 @@ class Engine:
                 return True
         return False
 
+    #: number words a count of episodes may use ("more than three nosebleeds a week")
+    _COUNT_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"})
+    #: units after a number that make it a size or a dose, not a count ("no more than 2 cm of fluid")
+    _UNITS = frozenset({"cm", "mm", "mg", "mcg", "g", "kg", "lb", "lbs", "pounds", "ml", "cc", "l", "%", "percent", "degrees"})
+    #: the words before a time unit that make a count a rate ("a day", "per week")
+    _RATE_WORDS = frozenset({"a", "an", "per", "each", "every"})
+
+    def _leading_count(self, toks: Sequence[_Tok], k: int, j: int) -> bool:
+        """Does toks[k:] open with a count of a finding ("more than 8 bloody stools", "more than
+        two falls a month")? A threshold word, "than", a number, then a word that is no plan or time."""
+        if k + 3 >= j or toks[k].low not in self._threshold_words or toks[k + 1].low != "than":
+            return False
+        if k > 0 and toks[k - 1].low in ("no", "not"):
+            return False  # "no more than 1 drink a week": a limit advised, not a finding
+        num, nxt = toks[k + 2].low, toks[k + 3]
+        return (
+            (num[0].isdigit() or num in self._COUNT_WORDS)
+            and not nxt.punct
+            and nxt.low not in self._non_target_heads
+            and nxt.low not in self._non_targets
+            and nxt.low not in self._UNITS
+        )
+
     def _noun_phrase(self, toks: Sequence[_Tok], i: int, j: int) -> tuple[int, int] | None:
         """The target noun phrase at the start of toks[i:j] (strip leading words, cut at breakers)."""
         if (
@@ -1604,6 +1630,7 @@ class Engine:
         limit = self.resources.targets.max_tokens
         breakers, verbs = self._breakers, self._verbs
         multi_breakers = breakers.multi_starts
+        counted = False
         while k < j and k - i < limit:
             tok = toks[k]
             if (
@@ -1636,6 +1663,12 @@ class Engine:
                 if m < j and toks[m].low in self._specimen_words:
                     k = m + 1  # "blood in your urine": the specimen is part of the finding, not a place
                     continue
+            if k == i and self._leading_count(toks, k, j):
+                k += 3  # "more than 8 loose stools a day": the count is part of the finding
+                counted = True
+                continue
+            if counted and tok.low in self._RATE_WORDS and k + 1 < j and toks[k + 1].low in self._TIME_UNITS:
+                break  # "... stools a day": the rate's time is no part of the target
             if k > i and tok.low in self._threshold_words:
                 m = k + 2 if k + 1 < j and toks[k + 1].low == "than" else k + 1
                 if (
@@ -1693,6 +1726,7 @@ class Engine:
             (words[-1:] in (["symptoms"], ["symptom"]) and self._changes_state(toks, k, j))
             or (len(words) > 1 and words[-1] in self._GENERIC_HEADS and self._DECISIVE.intersection(words[:-1]))
             or self._watched_course(toks, i, words)
+            or (len(words) == 2 and words[0] == "other" and words[1] in self._other_cause_heads)
         )
         non_targets = self._non_targets
         plain = non_targets.isdisjoint(words)  # no non-target word (the usual case)
@@ -1805,10 +1839,14 @@ class Engine:
     )
 
     #: the words a hedged cause ends on before the thing blamed ("likely related to", "probably caused
-    #: by", "could be from", "a side effect of", "a reaction to"), as (word before, last word) or (last word,)
-    _CAUSE_LINKS = frozenset({
-        ("due", "to"), ("secondary", "to"), ("related", "to"), ("attributed", "to"), ("reaction", "to"),
-        ("caused", "by"), ("induced", "by"), ("triggered", "by"), ("effect", "of"), ("effects", "of"), ("from",),
+    #: by", "could be from", "a side effect of", "a reaction to"), as (word before, last word) or (last
+    #: word,); the one home of these links. The value says whether ``_predicate`` also reads the link
+    #: after a copula ("I believe her symptoms are secondary to X"); the others are read only as a
+    #: hedged cause's link (``_after_cause_link``)
+    _CAUSE_LINKS: Mapping[tuple[str, ...], bool] = MappingProxyType({
+        ("due", "to"): True, ("secondary", "to"): True, ("related", "to"): True, ("caused", "by"): True,
+        ("from",): True, ("attributed", "to"): False, ("reaction", "to"): False, ("induced", "by"): False,
+        ("triggered", "by"): False, ("effect", "of"): False, ("effects", "of"): False,
     })
 
     def _after_cause_link(self, toks: Sequence[_Tok], start: int, i: int) -> bool:
@@ -2046,11 +2084,15 @@ class Engine:
                 return True  # "(instead) drinks club soda or seltzer": a third-person verb of a plan or habit
         return False
 
+    _FEEL = frozenset({"feel", "feels", "feeling", "felt"})
+
     def _verb_form(self, toks: Sequence[_Tok], i: int, j: int) -> bool:
         """ "noticed" in "not noticed any blood", "fully" in "not fully resolved"; not "increased thirst"."""
         low = toks[i].low
         if len(low) <= 4 or "-" in low or not low.endswith(self._verb_suffixes) or low in self._state_words:
             return False
+        if i > 0 and toks[i - 1].low in self._FEEL:
+            return False  # "continues to feel tired", "feels bloated": the complaint after "feel" is a state
         if i + 1 >= j:
             # "not resolved"; but "splenomegaly", "anomaly" are nouns
             return low.endswith("ed")
@@ -2068,7 +2110,10 @@ class Engine:
         j: int,
         scope: int | None = None,
         hedge: bool = False,
+        examples: bool = False,
     ) -> list[tuple[int, int]]:
+        """The targets after a forward cue in toks[i:j]: the conjuncts of its list (``hedge``: a
+        UL2/UL3 cue's reading rules; ``examples``: an example after "such as" is a target too)."""
         j = min(j, i + (scope or self.resources.targets.max_scope_tokens))
         pred = self._condition_predicate(toks, i)
         if pred is not None:
@@ -2203,6 +2248,12 @@ class Engine:
             else:
                 np = self._extend_repeated_head(toks, np, b, out)
                 out.append((np[0], np[1], cut_by_breaker, modifiers_only))
+            if examples and np[1] + 2 < b and toks[np[1]].low == "such" and toks[np[1] + 1].low == "as":
+                # "evaluation for a retrocochlear lesion such as a schwannoma": the example named
+                # is looked for as well (a later "or" item stays a conjunct of the list)
+                example = self._noun_phrase(toks, np[1] + 2, b)
+                if example is not None:
+                    out.append((example[0], example[1], example[1] < b and toks[example[1]].low in self._breakers, False))
             # a breaker or clause inside the first part ends the list unless a coordinator follows
             if np[1] < b and self._clause_start(toks, np[1], b):
                 break
@@ -2225,7 +2276,6 @@ class Engine:
         {"suspect", "think", "believe", "feel", "that", "seems", "seemed", "appears", "appeared", "suggests", "suggested",
          "suspects", "thinks", "believes"}
     )
-    _LINKS = MappingProxyType({("due", "to"): 2, ("secondary", "to"): 2, ("related", "to"): 2, ("caused", "by"): 2, ("from",): 1})
     #: the prepositions a cue ends on that a writer repeats before each later item of its list
     _LINK_WORDS = frozenset({"from", "to", "by", "of", "with"})
     _PREDICATE_ADVERBS = frozenset({"also", "just", "still", "really", "all", "more", "most", "mostly", "only"})
@@ -2291,8 +2341,9 @@ class Engine:
         k = cop + 1
         while k < b and toks[k].low in self._PREDICATE_ADVERBS:
             k += 1
-        for link, n in self._LINKS.items():
-            if tuple(t.low for t in toks[k : k + n]) == link:
+        for link, after_copula in self._CAUSE_LINKS.items():
+            n = len(link)
+            if after_copula and tuple(t.low for t in toks[k : k + n]) == link:
                 # "due to", "secondary to" end a negation's scope; here they link the reading
                 k += n
                 b = max(b, min(len(toks), k + self.resources.targets.max_tokens))
@@ -2444,10 +2495,26 @@ class Engine:
                 # "A, B and C are not seen": a comma list needs a coordinator after it
                 if not coord_seen:
                     break
+                if self._after_fronted_reason(toks, i, a):
+                    # "given her age and the bleeding, hyperplasia or malignancy must be excluded":
+                    # the fronted reason before the comma is why, not what, is excluded
+                    break
             else:
                 break
         out.reverse()
         return out
+
+    #: words that open a fronted reason before the comma of a backward cue's list
+    _REASON_OPENERS = frozenset({"given", "because", "considering"})
+
+    def _after_fronted_reason(self, toks: Sequence[_Tok], i: int, a: int) -> bool:
+        """Does a fronted reason ("given ...", "because of ...") open the scope toks[i:] and end at
+        the first comma, the one just before the conjunct at ``a``?"""
+        k = i
+        while k > 0 and i - k < 3 and toks[k - 1].low in ("of", "but", "and", ","):
+            k -= 1  # "because of", "but given": the opener may stand just before the scope
+        opener = any(toks[m].low in self._REASON_OPENERS for m in range(max(k - 1, 0), min(i + 1, len(toks))))
+        return opener and a >= 1 and toks[a - 1].low == "," and all(toks[m].low != "," for m in range(i, a - 1))
 
     # ------------------------------------------------------------------ alternatives
 
@@ -2664,18 +2731,25 @@ class Engine:
         if last is None:
             return None
         between = analysis.text[last.end - analysis.start : first - analysis.start]
+        return last.cue if self._list_gap(between, self._LIST_REST, ",(") else None
+
+    def _list_gap(self, between: str, rest: regex.Pattern, separators: str, semicolon: bool = False) -> bool:
+        """Is ``between`` (from a list's last reached item to a group no cue reaches) only more list
+        items? ``rest`` matches it whole, it holds one of ``separators`` or a coordinator, and no
+        verb, subject, cue or terminator (a lone ";" is allowed when ``semicolon``)."""
         words = between.lower().split()
-        if not self._LIST_REST.fullmatch(between) or not (
-            "," in between or "(" in between or any(w in self._coord for w in words)
+        if not rest.fullmatch(between) or not (
+            any(c in between for c in separators) or any(w in self._coord for w in words)
         ):
-            return None
+            return False
         if any(w in self._verbs or w in self._verb_like or w in self._copulas for w in words):
-            return None
+            return False
         if any(w in self._subjects for w in words):
-            return None
-        if any(m.kind in (CUE, TERM) for m in self._scan_text(between)):
-            return None
-        return last.cue
+            return False
+        return not any(
+            m.kind == CUE or (m.kind == TERM and not (semicolon and between[m.start : m.end].strip() == ";"))
+            for m in self._scan_text(between)
+        )  # (a semicolon only separates the purposes of one test)
 
     # what may lie between a workup target and the alternatives after it: more items, a comma or
     # semicolon between the purposes a test serves, markup; no sentence break
@@ -2701,24 +2775,10 @@ class Engine:
         if last is None:
             return None
         between = analysis.text[last.end - analysis.start : first - analysis.start]
-        words = between.lower().split()
         before = analysis.text[: last.end - analysis.start]
         if ";" in between and before.count("(") <= before.count(")"):
             return None  # a semicolon outside a test's parenthesis may open a differential
-        if not self._WORKUP_REST.fullmatch(between) or not (
-            "," in between or ";" in between or any(w in self._coord for w in words)
-        ):
-            return None
-        if any(w in self._verbs or w in self._verb_like or w in self._copulas for w in words):
-            return None
-        if any(w in self._subjects for w in words):
-            return None
-        if any(
-            m.kind == CUE or m.kind == TERM and between[m.start : m.end].strip() != ";"
-            for m in self._scan_text(between)
-        ):
-            return None  # (a semicolon only separates the purposes of one test)
-        return last.cue
+        return last.cue if self._list_gap(between, self._WORKUP_REST, ",;", semicolon=True) else None
 
     # a list item line: a bullet or a number opens it
     _ITEM_LINE = regex.compile(r"[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]+")

@@ -1739,7 +1739,7 @@ def _cause_candidates(kind: Sequence[str], idx: OutputIndex) -> list[_Cand]:
 #: Words between an organ and a cause noun that make the organ the cause's subject ("your
 #: gallbladder ISN'T THE cause", "the thyroid MAY BE THE source"): copulas, modals, negation, articles.
 _CAUSE_COPULA = frozenset(
-    """is isn't are aren't was wasn't were weren't be been may might could can could't would not the a
+    """is isn't are aren't was wasn't were weren't be been may might could can couldn't would not the a
     an main likely probably possibly actually really also""".split()
 )  # fmt: skip
 #: Verb and preposition before an organ that make it the origin of a problem ("the pain could be
