@@ -149,6 +149,7 @@ def _strip_cues(text: str) -> str:
 @example("no no no no no no no denies IMPRESSION: no no PE")  # a header ends a lead-in label (found by hypothesis)
 @example("no pulmonary possible no")  # the output-only bare negation is removed too (found by hypothesis)
 @example("denies pulmonary possible no")  # the output-only lead-in of an inline run too (found by hypothesis)
+@example("no pneumonia no , possible")  # a negation is no word of the phrase a hedge after it reads (found by hypothesis)
 def test_removing_every_cue_asserts_every_retained_target(text):
     stripped = _strip_cues(text)
     r = score(text, stripped, n_boot=0)

@@ -2231,7 +2231,7 @@ _AFTER_LEVELS = frozenset({Level.HEDGED_ABSENT, Level.UL2, Level.UL3, Level.UL4,
 #: alternative ("favored over bronchitis"), then the phrase's end: a closing parenthesis,
 #: punctuation, a cell border, a spaced dash, emphasis or the line end.
 _AFTER_GAP = (
-    r"(?P<gap>(?:[ \t]+(?!(?:from|due|to|of|with|2/2|secondary|after|and|or|vs|versus|s/p|w/|in|on|at|for|by|"
+    r"(?P<gap>(?:[ \t]+(?!(?:from|due|to|of|with|2/2|secondary|after|and|or|vs|versus|s/p|w/|in|on|at|for|by|no|not|"
     r"is|are|was|were|likely|probably|possibly|possible|probable|suspected|presumed|improving|worsening|"
     r"resolv\w*|stable|(?:un)?controlled|better|worse|ongoing|persistent|recurrent|noted|seen|present|"
     r"confirmed|treated|diagnosed|today|now|again)\b)[\w'’/-]+){1,3})"
