@@ -148,18 +148,25 @@ def _strip_cues(text: str) -> str:
 @example("no seen pneumonia or pneumonia")  # the output-only "or" cue is removed too (found by hypothesis)
 @example("no no no no no no no denies IMPRESSION: no no PE")  # a header ends a lead-in label (found by hypothesis)
 @example("no pulmonary possible no")  # the output-only bare negation is removed too (found by hypothesis)
+@example("denies pulmonary possible no")  # the output-only lead-in of an inline run too (found by hypothesis)
+@example("no pneumonia no , possible")  # a negation is no word of the phrase a hedge after it reads (found by hypothesis)
 def test_removing_every_cue_asserts_every_retained_target(text):
     stripped = _strip_cues(text)
     r = score(text, stripped, n_boot=0)
     # The output reader knows two cues the extractor may not: alternatives after a word that reads
     # an image or names a cause ("the X-ray shows scarring or collapse", level_source
     # "or_alternative") and a bare negation right before a predicate ("Heart not enlarged",
-    # "bare_negation"; hypothesis found "no pulmonary   no", where the extractor pairs no "no").
+    # "bare_negation"; hypothesis found "no pulmonary   no", where the extractor pairs no "no"),
+    # and a list lead-in over the inline run of items after it in its clause (rule "lead_in.run":
+    # "Advised ED attendance for fever, rash"; hypothesis found "denies pulmonary   no").
     # Remove those cues as well; no other reading may hedge without a cue.
     for _ in range(20):
         extra = sorted(
             {(p.output_cue.start, p.output_cue.end) for p in r.pairs
-             if p.retained and p.level_source in ("or_alternative", "bare_negation")},
+             if p.retained and (
+                 p.level_source in ("or_alternative", "bare_negation")
+                 or (p.output_cue is not None and p.output_cue.rule_id == "lead_in.run")
+             )},
             reverse=True,
         )  # fmt: skip
         if not extra:

@@ -599,7 +599,7 @@ class _Scorer:
                     # finding in a written condition is a contingency
                     level, cue, how = Level.UL5, cond, "condition"
             if level is Level.ASSERTED and cue is None:
-                checked = _checked_hedge(output, m.start)
+                checked = _checked_hedge(output, m.start, m.end)
                 if checked is not None:
                     # "an ultrasound to assess whether blood supply is adequate": the subject of
                     # the clause a test checks is something to look for
@@ -915,6 +915,7 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
     "after_ul2", "after_ul3", "after_ul4", "after_ul5", "check_whether", "condition_course", "check_pronoun",
+    "result_negative",
 )
 
 
@@ -1405,7 +1406,7 @@ def _short_name_checked(output: str, target: str, chosen: tuple[int, int]) -> tu
         s, e = found.span()
         if chosen[0] <= s < chosen[1] or head.match(output, e):
             continue  # the chosen mention itself, or the full name (an exact candidate already)
-        check = _tested_for(output, s, e) or _checked_hedge(output, s)
+        check = _tested_for(output, s, e) or _checked_hedge(output, s, e)
         if check is not None:
             return s, e, check
     return None
@@ -1508,7 +1509,85 @@ def _list_lead_in(
                 text=output[m.start() : m.end()], start=m.start(), end=m.end(), level=level,
                 rule_id="lead_in.list", direction=Direction.FORWARD,
             )  # fmt: skip
-    return None
+    return _inline_lead_in(output, start)
+
+
+#: What separates the items of a run written inline: a comma (with "or"/"and" after it), or "or"/"and".
+_RUN_SEP = regex.compile(r"[ \t]*,[ \t]*(?:(?:or|and)[ \t]+)?|[ \t]+(?:or|and)[ \t]+", regex.V1 | regex.IGNORECASE)
+#: A lead-in that opens a condition: its items may be clauses ("call if your breathing gets worse,
+#: you have a fever, or …").
+_CONDITION_END = regex.compile(r"\b(?:if|when|should|in[ \t]+case|unless)\b", regex.V1 | regex.IGNORECASE)
+#: A subject pronoun: in a run that is not a condition, an item opening a new clause ("… and you have").
+_SUBJECT = regex.compile(r"(?<![\w'’])(?:you|he|she|they|we|i|it|there)(?![\w'’])", regex.V1 | regex.IGNORECASE)
+
+
+#: A preposition before the mention inside its own item: the mention is then part of another item.
+_RUN_PREPOSITION = regex.compile(
+    r"(?<![\w'’])(?:of|from|in|on|with|for|to|at|by|about|after|before|since|during|because|due)(?![\w'’])",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+#: A piece that opens a clause of its own, not an item: "but …", "which …", "called …".
+_CLAUSE_OPEN = regex.compile(
+    r"[ \t]*(?:but|so|yet|because|although|though|while|whereas|which|who|that|called|where|as|since|then|otherwise)(?![\w'’])",
+    regex.V1 | regex.IGNORECASE,
+)
+#: A finite verb in a run that is no condition: the piece is a clause ("the scan was clear").
+_FINITE = regex.compile(
+    r"(?<![\w'’])(?:is|are|was|were|has|have|had|will|would|can|may|might|could|should|did|does|do|shows?|showed)(?![\w'’])",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _item_run(between: str, clausal: bool) -> tuple[int, bool] | None:
+    """Whether ``between`` (from the end of a lead-in or condition opener to a mention) is a run of
+    inline list items ending in the mention's own item: (number of items before it, whether an
+    "or"/"and" joined them); None when it is prose. Items are short (clauses allowed in a
+    condition), the mention's own item has at most a few words before it."""
+    if regex.search(r"[.;:!?()\[\]\n→=]", between) or len(between) > 220:
+        return None
+    pieces = _RUN_SEP.split(between)
+    own = pieces[-1].split()
+    if len(own) > (4 if clausal else 2) or _RUN_PREPOSITION.search(pieces[-1]):
+        return None  # "if you have pain FROM the injury": the mention is inside an item, not one
+    for piece in pieces[:-1]:
+        n = len(piece.split())
+        if n == 0 or n > (12 if clausal else 6):
+            return None
+    if any(_CLAUSE_OPEN.match(piece) for piece in pieces[1:]):
+        return None  # "…, but your gallbladder is inflamed, called …": a new clause, no item
+    if not clausal and any(_SUBJECT.search(piece) or _FINITE.search(piece) for piece in pieces):
+        return None
+    joined = any(regex.search(r"\b(?:or|and)\b", sep.group(), regex.IGNORECASE) for sep in _RUN_SEP.finditer(between))
+    return len(pieces) - 1, joined
+
+
+def _inline_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
+    """The level a lead-in of the same clause gives a mention that is one item of the inline run after
+    it ("Advised ED attendance for fever, painful skin or facial swelling", "Other possible causes
+    include typhoid, dengue and acute HIV", "Call the office if your breathing gets worse, you have a
+    fever, or …"): the extraction reads the first item after the lead-in; the scorer reads every
+    item of the run. Lead-in wording is :func:`list_lead_ins`; the run is :func:`_item_run`."""
+    lo = _clause_start(output, start)
+    text = output[:lo] + _unemphasised(output[lo:start])
+    best = None
+    for level, pattern, _example in list_lead_ins():
+        for m in pattern.finditer(text, lo, start):
+            if best is None or m.end() > best[1].end():
+                best = (level, m)
+    if best is None:
+        return None
+    level, m = best
+    clausal = _CONDITION_END.search(output, m.start(), m.end()) is not None and level is Level.UL5
+    # a label's colon right after the lead-in: "… today. Other possibilities: typhoid, dengue"
+    label = regex.match(r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?", output[m.end() : start])
+    if _item_run(output[m.end() + (label.end() if label else 0) : start], clausal) is None:
+        return None
+    return level, Cue(
+        text=output[m.start() : m.end()], start=m.start(), end=m.end(), level=level,
+        rule_id="lead_in.run", direction=Direction.FORWARD,
+    )  # fmt: skip
 
 
 def _unemphasised(text: str) -> str:
@@ -1600,7 +1679,7 @@ def _tested_for(output: str, start: int, end: int) -> Cue | None:
 #: A clause opener that makes what follows a written condition ("If", "Should", "In case").
 _IF_OPEN = regex.compile(r"(?<![\w'’/])(?:if|should|in[ \t]+case|unless)[ \t]+", regex.V1 | regex.IGNORECASE)
 #: What ends a condition before its consequence: an arrow, a comma, "then".
-_CONSEQUENCE = regex.compile(r"[^.;!?\n,→]{0,60}?(?:→|->|=>|,|[ \t]then\b)", regex.V1 | regex.IGNORECASE)
+_CONSEQUENCE = regex.compile(r"[^.;!?\n,:→]{0,60}?(?:→|->|=>|,|:|[ \t]then\b)", regex.V1 | regex.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -1632,8 +1711,11 @@ def _condition_clause(output: str, start: int, end: int) -> Cue | None:
     for o in _IF_OPEN.finditer(output, lo, start):
         opener = o
     if opener is not None:
-        between = output[opener.end() : start]
-        if len(between) <= 40 and not regex.search(r"[,:()]", between) and _CONSEQUENCE.match(output, end):
+        # a parenthetical inside the condition is no boundary: "if the MRI shows a serious (high-grade) tear,"
+        between = _PARENTHETICAL.sub("", output[opener.end() : start])
+        if (
+            len(between) <= 40 and not regex.search(r"[,:()]", between) and _CONSEQUENCE.match(output, end)
+        ) or _condition_list(output, between, end) or _condition_last(output, lo, opener, between, end):
             return Cue(
                 text=opener.group().strip(), start=opener.start(), end=opener.start() + len(opener.group().strip()),
                 level=Level.UL5, rule_id="ul5.written_condition", direction=Direction.FORWARD,
@@ -1654,7 +1736,57 @@ def _condition_clause(output: str, start: int, end: int) -> Cue | None:
     return None
 
 
-def _checked_hedge(output: str, start: int) -> Cue | None:
+#: A short parenthetical inside a clause: "(high-grade)", "(esp. the knee)".
+_PARENTHETICAL = regex.compile(r"[ \t]*\([^()\n]{1,40}\)", regex.V1)
+
+
+#: A negated state after a checked mention: "… is not torn", "… hasn't spread", "… isn't there".
+_NOT_STATE = regex.compile(r"[ \t]+(?:is|are|was|were|has|have|had)(?:n['’]t|[ \t]+not)\b", regex.V1 | regex.IGNORECASE)
+
+
+def _condition_last(output: str, lo: int, opener: regex.Match[str], between: str, end: int) -> bool:
+    """Whether a short condition written after its consequence ends the sentence with the mention:
+    "start zoledronic acid if further bone loss.", "message us sooner if the rash is spreading."
+    (the consequence comes first, so the sentence end closes the condition)."""
+    if not regex.search(r"\w", output[lo : opener.start()]) or regex.search(r"[,:()]", between):
+        return False
+    if len(between.split()) > 3:
+        return False
+    return regex.match(r"[ \t]*(?:[.!;]|\n|$)", output[end:]) is not None
+
+
+def _condition_list(output: str, between: str, end: int) -> bool:
+    """Whether a mention is one item of a written condition's run of items ("If new weakness, vision
+    loss, or worst headache → ED", "If fever, chills, or a spreading rash, then …"): the items from
+    the opener to the mention (:func:`_item_run`), the rest of the run after it, then the
+    consequence (an arrow or "then"; a comma only right after the run's last item, the one after
+    "or"/"and"), within the sentence."""
+    if "," not in between:
+        return False
+    run = _item_run(between, clausal=True)
+    if run is None:
+        return False
+    joined = run[1]
+    stop = regex.compile(r"[.;!?\n:()]|→|->|=>|[ \t]then\b", regex.V1 | regex.IGNORECASE).search(output, end, end + 200)
+    if stop is None:
+        return False
+    rest = output[end : stop.start()]
+    pieces = _RUN_SEP.split(rest)
+    seps = [sep.group() for sep in _RUN_SEP.finditer(rest)]
+    if any(len(piece.split()) > (5 if i == 0 else 12) for i, piece in enumerate(pieces)):
+        return False
+    if stop.group().strip() in ("→", "->", "=>", "then"):
+        return joined or any(regex.search(r"\b(?:or|and)\b", sep, regex.IGNORECASE) for sep in seps)
+    # "If fever, chills, or a rash, call us": the consequence follows the comma after the last item
+    if not seps:
+        return False
+    if joined:
+        return "," in seps[0] and len(pieces[0].split()) <= 5
+    last_or = next((i for i, sep in enumerate(seps) if regex.search(r"\b(?:or|and)\b", sep, regex.IGNORECASE)), None)
+    return last_or is not None and len(seps) > last_or + 1 and "," in seps[last_or + 1]
+
+
+def _checked_hedge(output: str, start: int, end: int | None = None) -> Cue | None:
     """The opener of a checked clause ("to check whether", "to see if") right before a mention as
     the clause's subject ("to assess whether BLOOD SUPPLY is adequate"), as a UL5 cue; None when
     the mention stands outside such a clause. (A modal the extraction reads inside the clause, "to
@@ -1666,6 +1798,14 @@ def _checked_hedge(output: str, start: int) -> Cue | None:
     if opener is None or not regex.fullmatch(
         r"(?:(?:the|your|his|her|their|an?|any|some|this)[ \t]+)?", output[opener.end() : start], regex.IGNORECASE
     ):
+        return None
+    if (
+        end is not None
+        and regex.search(r"\b(?:make sure|ensure)\b", opener.group(), regex.IGNORECASE)
+        and not _NOT_STATE.match(output, end)
+    ):
+        # "to make sure the ACL is not torn" checks for the finding; "to make sure the infection
+        # clears up" is said of a finding that is there
         return None
     return Cue(
         text=opener.group().strip(), start=opener.start(), end=opener.start() + len(opener.group().strip()),
@@ -2099,7 +2239,7 @@ _AFTER_LEVELS = frozenset({Level.HEDGED_ABSENT, Level.UL2, Level.UL3, Level.UL4,
 #: alternative ("favored over bronchitis"), then the phrase's end: a closing parenthesis,
 #: punctuation, a cell border, a spaced dash, emphasis or the line end.
 _AFTER_GAP = (
-    r"(?P<gap>(?:[ \t]+(?!(?:from|due|to|of|with|2/2|secondary|after|and|or|vs|versus|s/p|w/|in|on|at|for|by|"
+    r"(?P<gap>(?:[ \t]+(?!(?:from|due|to|of|with|2/2|secondary|after|and|or|vs|versus|s/p|w/|in|on|at|for|by|no|not|"
     r"is|are|was|were|likely|probably|possibly|possible|probable|suspected|presumed|improving|worsening|"
     r"resolv\w*|stable|(?:un)?controlled|better|worse|ongoing|persistent|recurrent|noted|seen|present|"
     r"confirmed|treated|diagnosed|today|now|again)\b)[\w'’/-]+){1,3})"
@@ -2186,6 +2326,32 @@ def _after_cue(output: str, found: regex.Match[str], engine: Any) -> Cue | None:
             return None  # an action after an arrow only: "Chest pain → ED" (not "Pneumonia, call if worse")
         rule = f"after.{level.value.lower()}"
     return Cue(text=output[s:e], start=s, end=e, level=level, rule_id=rule, direction=Direction.BACKWARD)
+
+
+@lru_cache(maxsize=1)
+def _negative_result_pattern() -> Any:
+    """A negative result written right after a finding or test, without a verb ("RF negative",
+    "Lachman –ve", "depression screen neg"), from the ``result_negative`` rows of
+    ``cuelex/data/output_reading.tsv``; the clause must end there ("CT negative for PE" gives the
+    result of the CT for another finding, not the CT's absence)."""
+    return regex.compile(
+        rf"(?:\*\*|__)?[ \t]+(?P<cue>{_alternation('result_negative')})(?![\w'’-])(?!\s+for\b)"
+        r"(?:\*\*|__)?[ \t]*(?=[,;.)\n]|$|[ \t]+(?:and|but|&|\+|—|–|-)[ \t])",
+        regex.V1 | regex.IGNORECASE,
+    )
+
+
+def _negative_result(output: str, end: int) -> Cue | None:
+    """A verbless negative result right after a mention ("RF negative, anti-CCP positive",
+    "Lachman –ve"), as a UL1 cue: the source's "RF is negative" written as a compact label; None
+    otherwise."""
+    found = _negative_result_pattern().match(output, end)
+    if found is None:
+        return None
+    return Cue(
+        text=found.group("cue"), start=found.start("cue"), end=found.end("cue"), level=Level.UL1,
+        rule_id="ul1.negative_result", direction=Direction.BACKWARD,
+    )  # fmt: skip
 
 
 def _question(output: str, start: int, end: int) -> tuple[Level, Cue] | None:
@@ -2302,6 +2468,9 @@ def _reread(
         after = _after_hedge(output, start, end, engine)
         if after is not None:
             return after.level, after, "after_hedge"
+        negative = _negative_result(output, end)
+        if negative is not None:
+            return Level.UL1, negative, "negative_result"
         conj = _conjunct_of_hedged(output, start, by_cue, gloss=False)
         if conj is not None:
             return conj.level, _as_cue(conj), "conjunct"
