@@ -148,7 +148,9 @@ def _strip_cues(text: str) -> str:
 @example("no seen pneumonia or pneumonia")  # the output-only "or" cue is removed too (found by hypothesis)
 @example("no no no no no no no denies IMPRESSION: no no PE")  # a header ends a lead-in label (found by hypothesis)
 @example("no pulmonary possible no")  # the output-only bare negation is removed too (found by hypothesis)
+@example("no pneumonia ?")  # a spaced "?" ending the sentence reads back in both extractor and scorer (hypothesis)
 @example("denies pulmonary possible no")  # the output-only lead-in of an inline run too (found by hypothesis)
+@example("no pneumonia , doubt")  # a label after a separator is output-only (found by hypothesis)
 @example("no pneumonia no , possible")  # a negation is no word of the phrase a hedge after it reads (found by hypothesis)
 def test_removing_every_cue_asserts_every_retained_target(text):
     stripped = _strip_cues(text)
@@ -158,13 +160,15 @@ def test_removing_every_cue_asserts_every_retained_target(text):
     # "or_alternative") and a bare negation right before a predicate ("Heart not enlarged",
     # "bare_negation"; hypothesis found "no pulmonary   no", where the extractor pairs no "no"),
     # and a list lead-in over the inline run of items after it in its clause (rule "lead_in.run":
-    # "Advised ED attendance for fever, rash"; hypothesis found "denies pulmonary   no").
+    # "Advised ED attendance for fever, rash"; hypothesis found "denies pulmonary   no"), and a
+    # hedge set off after an item as its label ("Gout, r/o"; level_source "after_hedge": a
+    # forward-reading cue after a separator; hypothesis found "no pneumonia , doubt").
     # Remove those cues as well; no other reading may hedge without a cue.
     for _ in range(20):
         extra = sorted(
             {(p.output_cue.start, p.output_cue.end) for p in r.pairs
              if p.retained and (
-                 p.level_source in ("or_alternative", "bare_negation")
+                 p.level_source in ("or_alternative", "bare_negation", "after_hedge")
                  or (p.output_cue is not None and p.output_cue.rule_id == "lead_in.run")
              )},
             reverse=True,

@@ -1470,9 +1470,11 @@ class Engine:
         if cue.direction is Direction.BACKWARD:
             return (Direction.BACKWARD,)
         if cue.text == "?":
-            # "?PE" / "? PE" looks forward, "PE?" looks backward
+            # "?PE" / "? PE" looks forward, "PE?" looks backward; so does a spaced "PE ?" that
+            # ends its sentence (nothing to look forward to; the scorer reads outputs the same way)
             attached = cue.start > 0 and text[cue.start - 1].isalnum()
-            return (Direction.BACKWARD,) if attached else (Direction.FORWARD,)
+            ends = not any(ch.isalnum() for ch in text[cue.end:])
+            return (Direction.BACKWARD,) if attached or ends else (Direction.FORWARD,)
         return (Direction.FORWARD, Direction.BACKWARD)
 
     # ------------------------------------------------------------------ targets
