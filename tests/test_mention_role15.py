@@ -73,7 +73,8 @@ def test_level_misses_split_wrong_mention_from_unread_level() -> None:
         ("Check for influenza.", "Rapid flu today, treat if positive.", "influenza", "UL5"),
         # a result in the same clause states the finding (role test_result)
         ("Possible strep.", "Strep test came back positive.", "strep", "ASSERTED"),
-        ("Possible chlamydia.", "Chlamydia swab negative; no treatment.", "chlamydia", "ASSERTED"),
+        # a verbless negative result right after the finding is its absence (role result_negative)
+        ("Possible chlamydia.", "Chlamydia swab negative; no treatment.", "chlamydia", "UL1"),
         ("Possible appendicitis.", "CT for appendicitis showed an inflamed appendix.", "appendicitis", "ASSERTED"),
     ],
 )

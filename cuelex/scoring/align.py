@@ -4000,7 +4000,8 @@ def noun_phrase(words: tuple[str, ...]) -> tuple[str, ...]:
     itself if none is."""
     out = list(words)
     for i, w in enumerate(words):
-        nouns = adjective_nouns(w) if w not in _FUNCTION else ()
+        # a degree or extent modifier is no relational adjective ("focal" is not "of a focus")
+        nouns = adjective_nouns(w) if w not in _FUNCTION and not _is_modifier(w) else ()
         if len(nouns) == 1:
             out[i] = nouns[0]
     return tuple(out)

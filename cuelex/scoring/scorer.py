@@ -1584,6 +1584,12 @@ def _inline_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
     label = regex.match(r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?", output[m.end() : start])
     if _item_run(output[m.end() + (label.end() if label else 0) : start], clausal) is None:
         return None
+    if not clausal:
+        # "no sign of a collapsed lung, and fluid has collected": the mention's own piece goes on
+        # with a verb of its own, a new clause rather than an item of the run
+        tail = regex.match(r"[^,;.:!?()\[\]\n→]*", output[start:])
+        if tail is not None and _FINITE.search(tail.group()):
+            return None
     return level, Cue(
         text=output[m.start() : m.end()], start=m.start(), end=m.end(), level=level,
         rule_id="lead_in.run", direction=Direction.FORWARD,
