@@ -187,27 +187,6 @@ def test_screening_skips_linking_only_where_it_cannot_change_counts_or_levels():
     )
 
 
-def test_a_worker_widens_its_own_memos_and_links_the_same():
-    """A build worker's memos hold ``_WORKER_MEMO_FACTOR`` times the default entries (bounded),
-    and a widened pipeline gives the same pairs as the default one."""
-    from cuelex.bench import builder
-    from cuelex.bench.screening import BuildOptions, _Pipeline
-
-    plain = _Pipeline(BuildOptions(), own_linker=True)
-    defaults = (plain.engine._memo.max_entries, plain.engine._doc_memo.max_entries,
-                plain.linker._links.max_entries)  # fmt: skip
-    engine = type(plain.engine)(plain.engine.resources)  # its own memos, the shared engine's untouched
-    wide = _Pipeline(BuildOptions(), own_linker=True)
-    wide.engine = engine
-    wide.widen_memos(builder._WORKER_MEMO_FACTOR)
-    k = builder._WORKER_MEMO_FACTOR
-    assert (engine._memo.max_entries, engine._doc_memo.max_entries,
-            wide.linker._links.max_entries) == tuple(k * d for d in defaults)  # fmt: skip
-    text = "Possible pneumonia. No effusion. Possible pneumonia. Questionable PNA or atelectasis."
-    for _ in range(2):  # cold, then from the memos
-        assert wide.pairs(text, "a") == plain.pairs(text, "a")
-
-
 # -------------------------------------------------------------------------------------------------
 # pre-screening and sampling
 # -------------------------------------------------------------------------------------------------

@@ -65,15 +65,11 @@ _WORK_FORMAT = 1  # layout version of the work directory (manifest + chunk files
 # ==================================================================================================
 
 _WORKER: _Pipeline | None = None
-#: A worker process's memos hold this many times their default entries (``_Pipeline.widen_memos``):
-#: about 10% less CPU a note on a corpus that repeats as real notes do, for about 130 MiB more
-#: resident memory per worker at the peak (docs/history/speed.md, nineteenth round).
-_WORKER_MEMO_FACTOR = 4
 
 
 def _init_worker(options: BuildOptions) -> None:
     global _WORKER
-    _WORKER = _Pipeline(options, own_linker=True).warm().widen_memos(_WORKER_MEMO_FACTOR)
+    _WORKER = _Pipeline(options, own_linker=True).warm()
 
 
 def _ping(_: int) -> int:

@@ -107,17 +107,6 @@ class _Pipeline:
             self.linker.warm()
         return self
 
-    def widen_memos(self, factor: int) -> _Pipeline:
-        """Let the engine's sentence and text memos and the linker's window memo hold ``factor``
-        times their default entries (a build worker's process: a corpus of notes repeats its
-        sentences far past the defaults, which empty every few thousand notes). Still bounded;
-        memoised results are exact, so the outputs do not change; returns self."""
-        for memo in (self.engine._memo, self.engine._doc_memo):
-            memo.max_entries *= factor
-        if self.linker is not None:
-            self.linker._links.max_entries *= factor
-        return self
-
     def pairs(self, text: str, doc_id: str, *, min_levels: int = 0) -> list[CueTargetPair]:
         """The document's pairs, linked and deduplicated. With ``min_levels`` of 2 or more a
         document with fewer than two pairs is not linked: it cannot cover that many levels, so
