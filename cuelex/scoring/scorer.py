@@ -1540,6 +1540,16 @@ _FINITE = regex.compile(
 )
 
 
+#: "or"/"and" in a separator of an inline run: the items were joined, not just listed.
+_JOINER = regex.compile(r"\b(?:or|and)\b", regex.V1 | regex.IGNORECASE)
+#: A label's colon right after a lead-in ("Other possibilities: typhoid, dengue").
+_LABEL_COLON = regex.compile(r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?", regex.V1)
+#: The rest of a mention's own piece of a run, up to the next separator or clause mark.
+_OWN_PIECE = regex.compile(r"[^,;.:!?()\[\]\n→]*", regex.V1)
+#: Where a written condition's run ends: the sentence, a colon or parenthesis, an arrow, "then".
+_CONDITION_STOP = regex.compile(r"[.;!?\n:()]|→|->|=>|[ \t]then\b", regex.V1 | regex.IGNORECASE)
+
+
 def _item_run(between: str, clausal: bool) -> tuple[int, bool] | None:
     """Whether ``between`` (from the end of a lead-in or condition opener to a mention) is a run of
     inline list items ending in the mention's own item: (number of items before it, whether an
@@ -1559,7 +1569,7 @@ def _item_run(between: str, clausal: bool) -> tuple[int, bool] | None:
         return None  # "…, but your gallbladder is inflamed, called …": a new clause, no item
     if not clausal and any(_SUBJECT.search(piece) or _FINITE.search(piece) for piece in pieces):
         return None
-    joined = any(regex.search(r"\b(?:or|and)\b", sep.group(), regex.IGNORECASE) for sep in _RUN_SEP.finditer(between))
+    joined = any(_JOINER.search(sep.group()) for sep in _RUN_SEP.finditer(between))
     return len(pieces) - 1, joined
 
 
@@ -1581,13 +1591,13 @@ def _inline_lead_in(output: str, start: int) -> tuple[Level, Cue] | None:
     level, m = best
     clausal = _CONDITION_END.search(output, m.start(), m.end()) is not None and level is Level.UL5
     # a label's colon right after the lead-in: "… today. Other possibilities: typhoid, dengue"
-    label = regex.match(r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?", output[m.end() : start])
+    label = _LABEL_COLON.match(output[m.end() : start])
     if _item_run(output[m.end() + (label.end() if label else 0) : start], clausal) is None:
         return None
     if not clausal:
         # "no sign of a collapsed lung, and fluid has collected": the mention's own piece goes on
         # with a verb of its own, a new clause rather than an item of the run
-        tail = regex.match(r"[^,;.:!?()\[\]\n→]*", output[start:])
+        tail = _OWN_PIECE.match(output, start)
         if tail is not None and _FINITE.search(tail.group()):
             return None
     return level, Cue(
@@ -1773,7 +1783,7 @@ def _condition_list(output: str, between: str, end: int) -> bool:
     if run is None:
         return False
     joined = run[1]
-    stop = regex.compile(r"[.;!?\n:()]|→|->|=>|[ \t]then\b", regex.V1 | regex.IGNORECASE).search(output, end, end + 200)
+    stop = _CONDITION_STOP.search(output, end, end + 200)
     if stop is None:
         return False
     rest = output[end : stop.start()]
@@ -1782,7 +1792,7 @@ def _condition_list(output: str, between: str, end: int) -> bool:
     if any(len(piece.split()) > (5 if i == 0 else 12) for i, piece in enumerate(pieces)):
         return False
     if stop.group().strip() in ("→", "->", "=>", "then"):
-        return joined or any(regex.search(r"\b(?:or|and)\b", sep, regex.IGNORECASE) for sep in seps)
+        return joined or any(_JOINER.search(sep) for sep in seps)
     # "If fever, chills, or a rash, call us": the consequence follows the comma after the last item
     if not seps:
         return False
