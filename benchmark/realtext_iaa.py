@@ -127,6 +127,7 @@ SECOND_FATE_READERS = {
     "F42": "rewrite batch 18, W30's and W31's 116 outputs (first readers F38, F39; eighteenth session)",
     "F43": "rewrite batch 18, W32's and W33's 112 outputs (first readers F40, F41; eighteenth session)",
     "F48": "rewrite batch 20, W36's 64 outputs (first reader F46; nineteenth session, held out)",
+    "F51": "rewrite batch 21, W38's 64 outputs (first reader F49; twentieth session, held out)",
 }
 
 
