@@ -688,6 +688,7 @@ _MEMO_PIECES = [
     "- No acute disease.",
     "Rule out PE.",
     "?PE.",
+    "Effusion ?",  # a spaced "?" that ends its sentence reads backward, whatever follows it
     "Lungs: clear.",
     "negative for malignancy.",
     "Cannot r.o.",
@@ -731,6 +732,24 @@ def test_memo_on_equals_memo_off_on_joined_pieces():
 def test_memo_on_equals_memo_off_on_demo_notes_and_iu_reports():
     texts = demo_texts() + iu_texts()
     assert _memo_on_off(texts) > 1000
+
+
+def test_a_sentence_reads_nothing_after_its_end():
+    """A sentence's pairs depend on nothing after it (the sentence memo's key holds no more), in
+    either order of meeting the texts: a spaced "?" ending a sentence reads backward whether or
+    not the text goes on ("Effusion ?" then "No pneumothorax."), and a marker's label test stops
+    at the sentence's end."""
+    res = cuelex.get_engine().resources
+    off = X.Engine(res, memo=False)
+    texts = ["Effusion ?", "Effusion ?\nNo pneumothorax.", "Effusion ?\n\nIMPRESSION: clear.",
+             "Cough or fever\nRash: no", "Cough or fever"]  # fmt: skip
+    for order in (texts, texts[::-1]):
+        on = X.Engine(res)
+        for t in order:
+            assert _fields(on.extract(t)) == _fields(off.extract(t)), t
+    for t in texts[:3]:
+        (q,) = [p for p in off.extract(t) if p.cue_text == "?"]
+        assert (q.target_text, q.direction.value, q.level.value) == ("Effusion", "backward", "UL5")
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

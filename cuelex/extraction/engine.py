@@ -1361,7 +1361,7 @@ class Engine:
             prev = [b for b in boundaries[: k - 1] if b[1] <= cue.start]
             b_start = prev[-1][1] if prev else s
             prev_rid = prev[-1][2] if prev else None
-            directions = self._directions(text, cue)
+            directions = self._directions(text, cue, e)
             if Direction.FORWARD in directions:
                 i, j = tok_range(cue.end, f_end)
                 hedge = cue.level in (Level.UL2, Level.UL3)
@@ -1464,16 +1464,18 @@ class Engine:
     _NEGATION_WORD = regex.compile(r"no|without|negative\s+for", regex.IGNORECASE)
 
     @staticmethod
-    def _directions(text: str, cue: _CueHit) -> tuple[Direction, ...]:
+    def _directions(text: str, cue: _CueHit, e: int) -> tuple[Direction, ...]:
+        """The directions ``cue`` reads in its sentence (which ends at ``e``)."""
         if cue.direction is Direction.FORWARD:
             return (Direction.FORWARD,)
         if cue.direction is Direction.BACKWARD:
             return (Direction.BACKWARD,)
         if cue.text == "?":
             # "?PE" / "? PE" looks forward, "PE?" looks backward; so does a spaced "PE ?" that
-            # ends its sentence (nothing to look forward to; the scorer reads outputs the same way)
+            # ends its sentence (nothing to look forward to; the scorer reads outputs the same way).
+            # Only the sentence is read: what follows it is no part of the sentence memo's key.
             attached = cue.start > 0 and text[cue.start - 1].isalnum()
-            ends = not any(ch.isalnum() for ch in text[cue.end:])
+            ends = not any(ch.isalnum() for ch in text[cue.end : e])
             return (Direction.BACKWARD,) if attached or ends else (Direction.FORWARD,)
         return (Direction.FORWARD, Direction.BACKWARD)
 
@@ -2549,7 +2551,7 @@ class Engine:
                     if p is None or self._has_verb(toks, li, p):
                         continue  # "she sits or stands", "we can discuss medications or therapies"
                     rj = p  # "atelectasis/airspace disease noted": the readings before the participle
-            if entry is None and self._in_label(text, m.end):
+            if entry is None and self._in_label(text, m.end, e):
                 continue  # "Nipple pain or numbness: yes": the topics of a checklist item or heading
             both_sides = entry is None or entry.direction is not Direction.FORWARD
             slash = m.rule_id == "alt.slash"
@@ -2612,12 +2614,13 @@ class Engine:
     # (the dash between blanks of the same line: a bullet that opens the next line is no label dash)
     _LABEL_REST = regex.compile(r"[^\n.:;?!()\-]{0,60}?(?::|[ \t]-[ \t])")
 
-    def _in_label(self, text: str, end: int) -> bool:
+    def _in_label(self, text: str, end: int, e: int) -> bool:
         """ "Cough or fever: yes", "Hematology/Lymphatic/Immunology - Palpation: ...": a bare marker
         inside a label (a checklist question answered after a colon, an exam heading) joins the
         label's topics, not alternative diagnoses. A report heading in capitals after a list that
-        lacks its full stop ("atelectasis or pneumonia IMPRESSION:") is no label of that list."""
-        m = self._LABEL_REST.match(text, end)
+        lacks its full stop ("atelectasis or pneumonia IMPRESSION:") is no label of that list.
+        Read up to the sentence's end ``e`` only (the sentence memo's key holds no more)."""
+        m = self._LABEL_REST.match(text, end, e)
         if m is None:
             return False
         words = m.group(0).rstrip(":- \t").split()
