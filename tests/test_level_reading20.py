@@ -45,6 +45,13 @@ from cuelex.scoring import scorer
         ("She has no hives, wheezing, or vomiting.", "You never had hives, wheezing from your chest, or vomiting.",
          "wheezing", "UL1"),
         ("She has no seizures.", "She has never had a seizure.", "seizures", "UL1"),
+        # a workup still to be done after the name, or a rule-out closing its label
+        ("Endocarditis must be evaluated.", "- Endocarditis — needs eval (new murmur); echo today", "Endocarditis", "UL5"),
+        ("Rule out appendicitis.", "- **Appendicitis r/o**: US nondiagnostic → CT tonight", "appendicitis", "UL5"),
+        # a likelihood frame around the name: its degree is the level
+        ("Lyme disease is likely.", "Given the rash and the tick bite, the chance that you have Lyme disease is high.",
+         "Lyme disease", "UL2"),
+        ("Appendicitis is unlikely.", "- Pretest probability of appendicitis low; discharge", "Appendicitis", "HEDGED_ABSENT"),
         # a hedge phrase right before the name
         ("Possible appendicitis.", "Your pain makes us worried about a condition called appendicitis.",
          "appendicitis", "UL3"),
@@ -65,6 +72,10 @@ def test_the_level_written_around_the_name_is_read(source: str, output: str, tar
         ("Cystitis is possible.", "- Cystitis, etiology unclear.", "Cystitis"),
         # an arrow to a plan, not a verdict
         ("Possible pulmonary embolism.", "- Pulmonary embolism: Wells 0 → CTA not done", "pulmonary embolism"),
+        # a risk of a future event is no likelihood of the finding now
+        ("Possible stroke.", "Your risk of stroke is high if you stop the blood thinner.", "stroke"),
+        # a forward cue that opens what follows, not a label
+        ("Rule out gout.", "- Gout r/o septic arthritis", "gout"),
         # "no fever" does not reach a finding after it without a closing "or"
         ("Wheezing is possible.", "No fever, wheezing for 2 days.", "Wheezing"),
     ],
@@ -91,7 +102,7 @@ def test_a_verdict_and_a_hedge_on_one_label_answer_both_statements() -> None:
 
 def test_the_new_roles_come_from_the_table() -> None:
     rows = scorer.output_reading()
-    assert rows["after_ul1"] and rows["after_ha"] and rows["before_ul2"] and rows["before_ul3"]
+    assert rows["after_ul1"] and rows["after_ha"] and rows["before_ul2"] and rows["before_ul3"] and rows["after_check"]
     levels = {lv.value for lv, _pat in scorer._before_patterns()}
     assert levels == {"UL2", "UL3"}
 

@@ -964,7 +964,8 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
-    "before_ul2", "before_ul3", "after_ul1", "after_ha", "after_ul2", "after_ul3", "after_ul4", "after_ul5", "check_whether", "condition_course", "check_pronoun",
+    "before_ul2", "before_ul3", "after_ul1", "after_ha", "after_ul2", "after_ul3", "after_ul4", "after_ul5",
+    "after_check", "check_whether", "condition_course", "check_pronoun",
     "result_negative",
 )
 
@@ -1230,6 +1231,40 @@ def _before_hedge(output: str, start: int) -> Cue | None:
             return Cue(text=output[s:e], start=s, end=e, level=level, rule_id=f"before.{level.value.lower()}",
                        direction=Direction.FORWARD)
     return None
+
+
+#: A likelihood noun before a mention ("the CHANCE THAT YOU HAVE giant cell arteritis", "pretest
+#: PROBABILITY OF GCA") ...
+_CHANCE_BEFORE = regex.compile(
+    r"(?<![\w'’])(?:(?:pre-?test|clinical|overall)[ \t]+)?(?:chance|probability|likelihood|odds)"
+    r"(?:[ \t]+(?:that|of))?(?:[ \t]+(?:you|he|she|they|it|the[ \t]+patient|this)[ \t]+(?:have|has|had|is|are|was))?"
+    r"(?:[ \t]+(?:an?|the|having))?[ \t]+(?:\*\*|__)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: ... and its degree right after it ("… IS HIGH", "… felt to be LOW", "GCA HIGH;"), which gives the level.
+_CHANCE_AFTER = regex.compile(
+    r"(?:\*\*|__)?[ \t]+(?:(?:is|are|was|seems|remains|felt[ \t]+to[ \t]+be|thought[ \t]+to[ \t]+be|considered)[ \t]+)?"
+    r"(?:(?:very|quite|fairly|relatively)[ \t]+)?(?P<deg>high|low|small|moderate|intermediate)\b(?![ \t]+(?:for|in|of)\b)",
+    regex.V1 | regex.IGNORECASE,
+)
+_CHANCE_LEVELS = MappingProxyType({
+    "high": Level.UL2, "moderate": Level.UL3, "intermediate": Level.UL3, "low": Level.HEDGED_ABSENT,
+    "small": Level.HEDGED_ABSENT,
+})
+
+
+def _chance_frame(output: str, start: int, end: int) -> Cue | None:
+    """The level a likelihood frame around a mention gives it ("the chance that you have X is high":
+    UL2; "… is moderate": UL3; "pretest probability of X low": hedged absent), or None."""
+    before = _CHANCE_BEFORE.search(output, max(0, start - 80), start)
+    if before is None:
+        return None
+    after = _CHANCE_AFTER.match(output, end)
+    if after is None:
+        return None
+    s, e = after.span("deg")
+    return Cue(text=output[s:e], start=s, end=e, level=_CHANCE_LEVELS[after.group("deg").lower()],
+               rule_id="lay.chance_frame", direction=Direction.BACKWARD)
 
 
 def _copula_cue(text: str, start: int) -> Cue:
@@ -2328,7 +2363,9 @@ def _dash_apposition(
 #: label's own parenthesis and emphasis, then its colon.
 _LABEL_OPEN = regex.compile(r"[ \t]*(?:\([^()\n]{1,60}\))?[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]", regex.V1)
 #: The verdict that closes such an item after an arrow ("… HEART 3 → ruled out", "… D-dimer nl → neg").
-_VERDICT_END = regex.compile(r"(?:→|->|=>)[ \t]*(?:\*\*|__)?(?P<cue>[^→\n;.()]{1,30}?)(?:\*\*|__)?[ \t]*\.?[ \t]*$", regex.V1)
+_VERDICT_END = regex.compile(
+    r"(?:→|->|=>)[ \t]*(?:\*\*|__)?(?P<cue>[^→\n;.()]{1,30}?)(?:\*\*|__)?[ \t]*\.?[ \t]*$", regex.V1
+)
 _ITEM_MARK = regex.compile(r"[ \t]*(?:(?:[-*•+]|\d{1,2}[.)])[ \t]+)?(?:\*\*|__)?[ \t]*$", regex.V1)
 
 
@@ -2410,6 +2447,14 @@ def _after_words() -> tuple[tuple[Level, Any], ...]:
         )
         for pattern, _example in output_reading()[role]
     )
+
+
+@lru_cache(maxsize=1)
+def _after_checks() -> tuple[Any, ...]:
+    """The compiled ``after_check`` rows of ``cuelex/data/output_reading.tsv``: a workup still to
+    be done written after a finding and a separator ("Endocarditis – MUST W/U"): UL5."""
+    flags = regex.V1 | regex.IGNORECASE
+    return tuple(regex.compile(pattern, flags) for pattern, _example in output_reading()["after_check"])
 
 
 #: A role noun after a postposed hedge ("Stasis dermatitis possible CONTRIBUTOR", "Dehydration
@@ -2510,10 +2555,16 @@ def _after_cue(output: str, found: regex.Match[str], engine: Any) -> Cue | None:
             continue
         s = s + output[s:e].index(text)
         e = s + len(text)
-        read = _after_level(text, sep, engine)
+        # "**SAH r/o**: CT neg": a forward cue that closes the item's label reads back on it
+        label = _LABEL_CLOSE.match(output, e) is not None
+        read = _after_level(text, sep or ("label" if label else ""), engine)
         if read is not None:
             return Cue(text=output[s:e], start=s, end=e, level=read[0], rule_id=read[1], direction=Direction.BACKWARD)
     return None
+
+
+#: The end of an item's label right after a cue: its closing emphasis and colon.
+_LABEL_CLOSE = regex.compile(r"[ \t]*(?:\*\*|__)?[ \t]*:", regex.V1)
 
 
 def _after_level(text: str, sep: str, engine: Any) -> tuple[Level, str] | None:
@@ -2532,6 +2583,8 @@ def _after_level(text: str, sep: str, engine: Any) -> tuple[Level, str] | None:
         if level is Level.UL5 and sep not in ("→", "->"):
             return None  # an action after an arrow only: "Chest pain → ED" (not "Pneumonia, call if worse")
         return level, f"after.{level.value.lower()}"
+    if sep and any(pat.fullmatch(text) for pat in _after_checks()):
+        return Level.UL5, "after.check"  # "Endocarditis – must w/u", "PE: needs eval"
     role = _ROLE_NOUN.search(text)
     if role is not None and role.start() > 0:
         read = _after_level(text[: role.start()].strip(), sep, engine)
@@ -2672,6 +2725,9 @@ def _reread(
         lead = _before_hedge(output, start)
         if lead is not None:
             return lead.level, lead, "before_hedge"
+        chance = _chance_frame(output, start, end)
+        if chance is not None:
+            return chance.level, chance, "chance_frame"
         named = _named(output, start, by_cue)
         if named is not None:
             return named[0], named[1], "naming"
