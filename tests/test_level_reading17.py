@@ -130,6 +130,6 @@ def test_known_or_doing_well_stays_asserted(output: str) -> None:
 
 def test_after_rows_come_from_the_table() -> None:
     rows = scorer.output_reading()
-    assert all(rows[f"after_ul{n}"] for n in (2, 3, 4, 5))
+    assert all(rows[f"after_ul{n}"] for n in (1, 2, 3, 4, 5)) and rows["after_ha"]
     levels = {lv.value for lv, _pat in scorer._after_words()}
-    assert levels == {"UL2", "UL3", "UL4", "UL5"}
+    assert levels == {"UL1", "HEDGED_ABSENT", "UL2", "UL3", "UL4", "UL5"}

@@ -661,6 +661,13 @@ class _Scorer:
                 level = inner.level if inner is not None else Level.ASSERTED
                 cue, how = None, "normal"
                 level = _NORMAL_MEANS.get(level, level)
+            if self.choice == "context" and level is not p.level:
+                verdict = _label_verdict(output, m.start, m.end, self.engine)
+                if verdict is not None and verdict.level is not level:
+                    # "ACS (primary concern): ECG nl, trop neg x2 → ruled out": the verdict that closes
+                    # the item is its label's level; the hedge before it still answers a source
+                    # statement at the hedge's own level (the item says both)
+                    level, cue, how = verdict.level, verdict, "label_verdict"
             if self.choice == "context" and len(m.candidates) > 1:
                 alt = _same_role_alternative(p.level, (m.start, m.end), level, m.candidates, cand_levels)
                 if alt is not None:
@@ -784,6 +791,49 @@ _BARE_NOT = regex.compile(
     r"(?<![\w'’])(?<!\bor\s)(not|no)[ \t]+(?:(?:significantly|markedly|grossly|much|particularly|very)[ \t]+)?$",
     regex.V1 | regex.IGNORECASE,
 )
+#: A bare "no"/"without" before a short list the mention continues ("CT head: no bleed or fx",
+#: "without fever, chills or rash"): the negation governs every item (the extractor reads none of
+#: them when the first is no finding it knows).
+#: A negated "have" before a finding that the extractor's lexicon has no cue for ("you never had",
+#: "she has never had", "have not had any"): read as "no".
+_NEVER_HAD = (
+    r"never[ \t]+(?:had|has|have|experienced|noticed|developed|got|gotten)"
+    r"|(?:have|has|had)[ \t]+(?:never|not)[ \t]+(?:had|experienced|noticed|developed)"
+    r"|(?:haven|hasn|hadn)['’]t[ \t]+(?:had|experienced|noticed|developed)"
+)
+_NEVER_HAD_BEFORE = regex.compile(
+    rf"(?<![\w'’])({_NEVER_HAD})[ \t]+(?:(?:any|an?)[ \t]+)?(?:[*_]{{1,2}})?$", regex.V1 | regex.IGNORECASE
+)
+_BARE_NO_LIST = regex.compile(
+    rf"(?<![\w'’])(no|without|{_NEVER_HAD})[ \t]+(?:(?:any|other|an?)[ \t]+)?"
+    r"(?P<items>(?:[A-Za-z][\w'’-]*(?:[ \t]+[A-Za-z][\w'’-]*){0,3}"
+    r"(?:[ \t]*,[ \t]*(?:or[ \t]+|nor[ \t]+)?|[ \t]+(?:or|nor)[ \t]+|/))*)"
+    r"(?:(?!(?:in|of|with|from|to|for|on|at|since|after|before|change|changes|improvement|relief|"
+    r"longer|more|further|worsening|response|need|needs)\b)[A-Za-z][\w'’-]*[ \t]+){0,2}$",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _bare_no_list(output: str, start: int, end: int) -> regex.Match[str] | None:
+    """The bare negation of a list the mention is an item of (:data:`_BARE_NO_LIST`): a later item
+    needs the list closed by "or"/"nor"/"/" (before the mention or after it, up to a clause word),
+    and no clause word may break it ("no fever, cough for 3 days" is no list)."""
+    m = _BARE_NO_LIST.search(output, max(0, start - 100), start)
+    if m is None or _CLAUSE_WORDS.search(output, m.end(1), start):
+        return None
+    if m.group("items") is None or not m.group("items").strip():
+        return m  # the first item: "never had face swelling"
+    between = output[m.end(1) : start]
+    if regex.search(r"(?:\b(?:or|nor)|/)[ \t]*(?:[A-Za-z][\w'’-]*[ \t]+){0,2}$", between, regex.IGNORECASE):
+        return m
+    rest = regex.split(r"[.;:!?\n()]", output[end : end + 120], maxsplit=1)[0]
+    stop = _CLAUSE_WORDS.search(rest)
+    rest = rest[: stop.start()] if stop is not None else rest
+    if regex.search(r"\b(?:or|nor)\b|/", rest, regex.IGNORECASE):
+        return m
+    return None
+
+
 #: Words that start a new clause inside a sentence: a negation before them does not reach a list
 #: after them ("no fluid, but there may be scarring or atelectasis").
 _CLAUSE_WORDS = regex.compile(
@@ -914,7 +964,8 @@ _VERB_GROUP = regex.compile(rf"{_POSTMOD}(?:[ \t]+{_AUX})*[ \t]+", regex.V1 | re
 #: Roles of ``cuelex/data/output_reading.tsv`` (see the file's header).
 OUTPUT_READING_ROLES = (
     "presence", "naming", "naming_anaphor", "example", "empty_head", "cause", "test", "test_before", "test_result",
-    "after_ul2", "after_ul3", "after_ul4", "after_ul5", "check_whether", "condition_course", "check_pronoun",
+    "before_ul2", "before_ul3", "after_ul1", "after_ha", "after_ul2", "after_ul3", "after_ul4", "after_ul5",
+    "after_check", "check_whether", "condition_course", "check_pronoun",
     "result_negative",
 )
 
@@ -1150,6 +1201,70 @@ def _copula_hedge(output: str, start: int) -> Cue | None:
     if m is None or _NEG_BEFORE.search(output, max(0, m.start() - 30), m.start()):
         return None
     return _copula_cue(m.group("cue"), m.start("cue"))
+
+
+@lru_cache(maxsize=1)
+def _before_patterns() -> tuple[tuple[Level, Any], ...]:
+    """(level, compiled pattern) of the ``before_*`` rows of ``cuelex/data/output_reading.tsv``,
+    each ending right before a mention (an article, "a condition called" and emphasis may stand
+    between)."""
+    flags = regex.V1 | regex.IGNORECASE
+    tail = (
+        r")(?:[ \t]+(?:an?|the|some|possible))?(?:[ \t]+(?:condition|problem|disease|illness|infection)"
+        r"[ \t]+(?:called|named|known[ \t]+as))?[ \t]+(?:\*\*|__|[*_])?$"
+    )
+    return tuple(
+        (level, regex.compile(r"(?<![\w'’])(?P<cue>" + pattern + tail, flags))
+        for role, level in (("before_ul2", Level.UL2), ("before_ul3", Level.UL3))
+        for pattern, _example in output_reading()[role]
+    )
+
+
+def _before_hedge(output: str, start: int) -> Cue | None:
+    """A hedge written right before a mention that the extractor's lexicon has no cue for ("make us
+    CONCERNED ABOUT a condition called Kawasaki disease", "fevers FELT TO REFLECT septic emboli"),
+    unless a negation stands before it ("not worried about a clot")."""
+    for level, pattern in _before_patterns():
+        m = pattern.search(output, max(0, start - 80), start)
+        if m is not None and not _NEG_BEFORE.search(output, max(0, m.start() - 30), m.start()):
+            s, e = m.span("cue")
+            return Cue(text=output[s:e], start=s, end=e, level=level, rule_id=f"before.{level.value.lower()}",
+                       direction=Direction.FORWARD)
+    return None
+
+
+#: A likelihood noun before a mention ("the CHANCE THAT YOU HAVE giant cell arteritis", "pretest
+#: PROBABILITY OF GCA") ...
+_CHANCE_BEFORE = regex.compile(
+    r"(?<![\w'’])(?:(?:pre-?test|clinical|overall)[ \t]+)?(?:chance|probability|likelihood|odds)"
+    r"(?:[ \t]+(?:that|of))?(?:[ \t]+(?:you|he|she|they|it|the[ \t]+patient|this)[ \t]+(?:have|has|had|is|are|was))?"
+    r"(?:[ \t]+(?:an?|the|having))?[ \t]+(?:\*\*|__)?$",
+    regex.V1 | regex.IGNORECASE,
+)
+#: ... and its degree right after it ("… IS HIGH", "… felt to be LOW", "GCA HIGH;"), which gives the level.
+_CHANCE_AFTER = regex.compile(
+    r"(?:\*\*|__)?[ \t]+(?:(?:is|are|was|seems|remains|felt[ \t]+to[ \t]+be|thought[ \t]+to[ \t]+be|considered)[ \t]+)?"
+    r"(?:(?:very|quite|fairly|relatively)[ \t]+)?(?P<deg>high|low|small|moderate|intermediate)\b(?![ \t]+(?:for|in|of)\b)",
+    regex.V1 | regex.IGNORECASE,
+)
+_CHANCE_LEVELS = MappingProxyType({
+    "high": Level.UL2, "moderate": Level.UL3, "intermediate": Level.UL3, "low": Level.HEDGED_ABSENT,
+    "small": Level.HEDGED_ABSENT,
+})
+
+
+def _chance_frame(output: str, start: int, end: int) -> Cue | None:
+    """The level a likelihood frame around a mention gives it ("the chance that you have X is high":
+    UL2; "… is moderate": UL3; "pretest probability of X low": hedged absent), or None."""
+    before = _CHANCE_BEFORE.search(output, max(0, start - 80), start)
+    if before is None:
+        return None
+    after = _CHANCE_AFTER.match(output, end)
+    if after is None:
+        return None
+    s, e = after.span("deg")
+    return Cue(text=output[s:e], start=s, end=e, level=_CHANCE_LEVELS[after.group("deg").lower()],
+               rule_id="lay.chance_frame", direction=Direction.BACKWARD)
 
 
 def _copula_cue(text: str, start: int) -> Cue:
@@ -2244,6 +2359,38 @@ def _dash_apposition(
     return None
 
 
+#: A list item opened by the mention as its label ("- ACS (primary concern): …", "**PE**: …"): the
+#: label's own parenthesis and emphasis, then its colon.
+_LABEL_OPEN = regex.compile(r"[ \t]*(?:\([^()\n]{1,60}\))?[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]", regex.V1)
+#: The verdict that closes such an item after an arrow ("… HEART 3 → ruled out", "… D-dimer nl → neg").
+_VERDICT_END = regex.compile(
+    r"(?:→|->|=>)[ \t]*(?:\*\*|__)?(?P<cue>[^→\n;.()]{1,30}?)(?:\*\*|__)?[ \t]*\.?[ \t]*$", regex.V1
+)
+_ITEM_MARK = regex.compile(r"[ \t]*(?:(?:[-*•+]|\d{1,2}[.)])[ \t]+)?(?:\*\*|__)?[ \t]*$", regex.V1)
+
+
+def _label_verdict(output: str, start: int, end: int, engine: Any) -> Cue | None:
+    """The verdict after an arrow that closes a list item the mention is the label of ("- ACS
+    (primary concern): ECG nl; trop neg x2 → ruled out"): the label's level (UL1 to UL4), or None.
+    The workup between is the evidence, not another finding's statement."""
+    if engine is None:
+        return None
+    ls = output.rfind("\n", 0, start) + 1
+    if not _ITEM_MARK.fullmatch(output, ls, start) or _LABEL_OPEN.match(output, end) is None:
+        return None
+    le = output.find("\n", end)
+    le = len(output) if le == -1 else le
+    found = _VERDICT_END.search(output, end, le)
+    if found is None:
+        return None
+    text = found.group("cue").strip()
+    read = _after_level(text, "→", engine) if text else None
+    if read is None or read[0] is Level.UL5:
+        return None
+    s = found.start("cue") + found.group("cue").index(text)
+    return Cue(text=text, start=s, end=s + len(text), level=read[0], rule_id=read[1], direction=Direction.BACKWARD)
+
+
 #: Levels a hedge written after a mention may give it ("PNA, likely", "DVT — not excluded",
 #: "Pneumonia (r/o)", "Appendicitis: unlikely"); a plain negation after a label is read elsewhere.
 _AFTER_LEVELS = frozenset({Level.HEDGED_ABSENT, Level.UL2, Level.UL3, Level.UL4, Level.UL5})
@@ -2261,10 +2408,14 @@ _AFTER_GAP = (
     r"confirmed|treated|diagnosed|today|now|again)\b)[\w'’/-]+){1,3})"
 )
 _AFTER_SEP = r"(?P<sep>,|:|\(|\||[ \t]*(?:—|–|--?|→|->)(?=[ \t])"
+#: The hedge may be followed by its reason in parentheses ("GERD possible (postprandial pattern)",
+#: "Dissection: low suspicion (equal pulses)") before the phrase ends; an arrow ends it too ("SAH
+#: primary concern → CT head").
 _AFTER_TAIL = (
     r"[ \t]*(?:\*\*|__|[*_])?(?P<cue>[^()\n,;:.*_—–|]{1,50}?)(?:\*\*|__|[*_])?"
     r"(?:[ \t]+(?:over|vs\.?|versus|rather[ \t]+than)[ \t]+[^()\n;.]{1,60}?)?"
-    r"[ \t]*(?:\)|[.;,:!|]|(?:\*\*|__)|[ \t]+(?:—|–|--?)[ \t]|(?=\n)|$)"
+    r"(?:[ \t]+\([^()\n]{1,100}\)(?=[ \t]*(?:[.;,:!|]|[ \t](?:—|–|--?|→|->)[ \t]|\n|$)))?"
+    r"[ \t]*(?:\)|[.;,:!|]|(?:\*\*|__)|[ \t]+(?:—|–|--?)[ \t]|(?:→|->|=>)|(?=\n)|$)"
 )
 _AFTER_HEDGE = regex.compile(
     rf"(?:\*\*|__|[*_])?[ \t]*{_AFTER_SEP}|(?<=[\w*_][ \t]))" + _AFTER_TAIL, regex.V1 | regex.IGNORECASE
@@ -2286,15 +2437,33 @@ _AFTER_BUT = regex.compile(
 def _after_words() -> tuple[tuple[Level, Any], ...]:
     """(level, compiled pattern) of the ``after_*`` rows of
     ``cuelex/data/output_reading.tsv``: hedges LLM outputs write after a finding that the
-    extractor's lexicon has no cue for ("(unconfirmed)", "— provisional")."""
+    extractor's lexicon has no cue for ("(unconfirmed)", "— provisional", ": low suspicion")."""
     flags = regex.V1 | regex.IGNORECASE
     return tuple(
         (level, regex.compile(pattern, flags))
         for role, level in (
-            ("after_ul2", Level.UL2), ("after_ul3", Level.UL3), ("after_ul4", Level.UL4), ("after_ul5", Level.UL5)
+            ("after_ul1", Level.UL1), ("after_ha", Level.HEDGED_ABSENT), ("after_ul2", Level.UL2),
+            ("after_ul3", Level.UL3), ("after_ul4", Level.UL4), ("after_ul5", Level.UL5),
         )
         for pattern, _example in output_reading()[role]
     )
+
+
+@lru_cache(maxsize=1)
+def _after_checks() -> tuple[Any, ...]:
+    """The compiled ``after_check`` rows of ``cuelex/data/output_reading.tsv``: a workup still to
+    be done written after a finding and a separator ("Endocarditis – MUST W/U"): UL5."""
+    flags = regex.V1 | regex.IGNORECASE
+    return tuple(regex.compile(pattern, flags) for pattern, _example in output_reading()["after_check"])
+
+
+#: A role noun after a postposed hedge ("Stasis dermatitis possible CONTRIBUTOR", "Dehydration
+#: likely CAUSE"): the hedge before it is the finding's level, as in "X is a possible contributor".
+_ROLE_NOUN = regex.compile(
+    r"[ \t]+(?:contributors?|contributing[ \t]+factors?|causes?|etiology|aetiology|explanation|factors?|"
+    r"components?|triggers?|culprits?|drivers?|sources?|dx|diagnosis)$",
+    regex.V1 | regex.IGNORECASE,
+)
 
 
 def _after_hedge(output: str, start: int, end: int, engine: Any) -> Cue | None:
@@ -2309,6 +2478,27 @@ def _after_hedge(output: str, start: int, end: int, engine: Any) -> Cue | None:
     ED", ``after_ul5``). Only the mention's own line counts."""
     if engine is None:
         return None
+    cue = _after_at(output, end, engine)
+    if cue is None and _run_opening(output, start):
+        # "Seizure, PE unlikely (…)", "Meningitis, dissection, CVST – not suspected": an item of a
+        # bare list the hedge closes takes it too
+        pos, items = end, 0
+        for _ in range(12):
+            step = _RUN_STEP.match(output, pos)
+            if step is None:
+                break
+            pos = step.end()
+            items += bool(step.group("sep"))
+            if items:
+                cue = _after_at(output, pos, engine)
+                if cue is not None:
+                    break
+    return cue
+
+
+def _after_at(output: str, end: int, engine: Any) -> Cue | None:
+    """The hedge written right after position ``end`` (:data:`_AFTER_HEDGE`, then
+    :data:`_AFTER_HEDGE_GAP`), or None."""
     for pattern in (_AFTER_HEDGE, _AFTER_HEDGE_GAP):
         found = pattern.match(output, end)
         cue = _after_cue(output, found, engine) if found is not None else None
@@ -2317,31 +2507,90 @@ def _after_hedge(output: str, start: int, end: int, engine: Any) -> Cue | None:
     return None
 
 
+#: A word of a bare list item ("dissection", "HTN emergency"): no relation, verb, hedge, result or
+#: number word, so the run stays a list of names.
+_RUN_WORD = (
+    r"(?:\*\*|__)?(?!(?:from|due|to|of|with|2/2|secondary|after|vs|versus|s/p|w/|in|on|at|for|by|no|not|"
+    r"is|are|was|were|be|likely|unlikely|less|more|most|probably|possibly|possible|probable|suspected|presumed|"
+    r"considered|concern|low|high|improving|worsening|resolv\w*|stable|(?:un)?controlled|better|worse|ongoing|"
+    r"persistent|noted|seen|present|confirmed|treated|diagnosed|today|now|neg|negative|pos|positive|nl|wnl|"
+    r"normal|given|but|if|then|so|etiology|aetiology|cause|source|origin|reason|dx|diagnosis|type|nature|"
+    r"extent|significance|status)\b)[A-Za-z][\w'’-]*(?:\*\*|__)?"
+)
+#: One step of such a run after a mention: a separator and the next item's first word (group
+#: ``sep``), or one more word of the same item.
+_RUN_STEP = regex.compile(
+    rf"(?:(?P<sep>[ \t]*(?:,|/)[ \t]*(?:(?:or|and)[ \t]+)?|[ \t]+(?:or|and)[ \t]+)|[ \t]+){_RUN_WORD}",
+    regex.V1 | regex.IGNORECASE,
+)
+#: What may stand before a mention that opens or continues such a run: the item's marker and label,
+#: then earlier items each closed by a separator.
+_RUN_OPENING = regex.compile(
+    rf"[ \t]*(?:(?:[-*•+]|\d{{1,2}}[.)])[ \t]+)?(?:(?:\*\*|__)?[ \t]*{_RUN_WORD}(?:[ \t]+{_RUN_WORD}){{0,3}}"
+    r"[ \t]*(?:,|/|[ \t](?:or|and))[ \t]*)*(?:\*\*|__)?[ \t]*",
+    regex.V1 | regex.IGNORECASE,
+)
+
+
+def _run_opening(output: str, start: int) -> bool:
+    """Whether a mention opens its list item or continues a bare list that opens it (its line's
+    marker, then only list items before it)."""
+    ls = output.rfind("\n", 0, start) + 1
+    return _RUN_OPENING.fullmatch(output, ls, start) is not None
+
+
 def _after_cue(output: str, found: regex.Match[str], engine: Any) -> Cue | None:
     """The hedge cue of one :data:`_AFTER_HEDGE` / :data:`_AFTER_HEDGE_GAP` match, or None."""
-    bare = not found.group("sep").strip()
-    s, e = found.span("cue")
+    sep = found.group("sep").strip()
+    spans = [found.span("cue")]
     if output[found.end() - 1] == ",":
-        # "Fracture: less likely, though not fully excluded": the last word stands
+        # "Fracture: less likely, though not fully excluded": the last word stands, when it is a
+        # hedge ("possible contributor, but acute onset favours cellulitis" keeps the first)
         last = _AFTER_BUT.match(output, found.end())
         if last is not None:
-            s, e = last.span("cue")
-    text = output[s:e].strip()
-    if not text:
-        return None
-    s = s + output[s:e].index(text)
-    e = s + len(text)
+            spans.insert(0, last.span("cue"))
+    for s, e in spans:
+        text = output[s:e].strip()
+        if not text:
+            continue
+        s = s + output[s:e].index(text)
+        e = s + len(text)
+        # "**SAH r/o**: CT neg": a forward cue that closes the item's label reads back on it
+        label = _LABEL_CLOSE.match(output, e) is not None
+        read = _after_level(text, sep or ("label" if label else ""), engine)
+        if read is not None:
+            return Cue(text=output[s:e], start=s, end=e, level=read[0], rule_id=read[1], direction=Direction.BACKWARD)
+    return None
+
+
+#: The end of an item's label right after a cue: its closing emphasis and colon.
+_LABEL_CLOSE = regex.compile(r"[ \t]*(?:\*\*|__)?[ \t]*:", regex.V1)
+
+
+def _after_level(text: str, sep: str, engine: Any) -> tuple[Level, str] | None:
+    """(level, rule id) of a phrase written after a finding (:func:`_after_cue`): a whole lexicon
+    cue at a hedged level (or a negation read backward: "Dissection: ruled out"), an ``after_*``
+    row, or either of those before a role noun ("possible contributor"); None otherwise."""
     hit = engine.lookup(text)
-    if hit is not None and hit[0] == "cue" and hit[2] is not None and hit[2].level in _AFTER_LEVELS:
-        if bare and hit[2].direction is Direction.FORWARD:
-            return None  # "Gout r/o ..." reads forward: only a separator makes it the item's label
-        level, rule = hit[2].level, hit[1]
-    else:
-        level = next((lv for lv, pat in _after_words() if pat.fullmatch(text)), None)
-        if level is None or (level is Level.UL5 and found.group("sep").strip() not in ("→", "->")):
+    if hit is not None and hit[0] == "cue" and hit[2] is not None:
+        entry = hit[2]
+        if entry.level in _AFTER_LEVELS or (entry.level is Level.UL1 and entry.direction is not Direction.FORWARD):
+            if not sep and entry.direction is Direction.FORWARD:
+                return None  # "Gout r/o ..." reads forward: only a separator makes it the item's label
+            return entry.level, hit[1]
+    level = next((lv for lv, pat in _after_words() if pat.fullmatch(text)), None)
+    if level is not None:
+        if level is Level.UL5 and sep not in ("→", "->"):
             return None  # an action after an arrow only: "Chest pain → ED" (not "Pneumonia, call if worse")
-        rule = f"after.{level.value.lower()}"
-    return Cue(text=output[s:e], start=s, end=e, level=level, rule_id=rule, direction=Direction.BACKWARD)
+        return level, f"after.{level.value.lower()}"
+    if sep and any(pat.fullmatch(text) for pat in _after_checks()):
+        return Level.UL5, "after.check"  # "Endocarditis – must w/u", "PE: needs eval"
+    role = _ROLE_NOUN.search(text)
+    if role is not None and role.start() > 0:
+        read = _after_level(text[: role.start()].strip(), sep, engine)
+        if read is not None and read[0] in (Level.HEDGED_ABSENT, Level.UL2, Level.UL3, Level.UL4):
+            return read
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -2425,7 +2674,11 @@ def _reread(
     if checked and level is Level.UL1:
         return gov.level, _as_cue(gov), "complement"
     if level is Level.ASSERTED:
-        bare = _BARE_NOT.search(output, max(0, start - 40), start)
+        bare = (
+            _BARE_NOT.search(output, max(0, start - 40), start)
+            or _NEVER_HAD_BEFORE.search(output, max(0, start - 40), start)
+            or _bare_no_list(output, start, end)
+        )
         if bare is not None:
             # "Heart not enlarged; lungs clear": a bare negation right before the predicate
             return Level.UL1, Cue(
@@ -2469,6 +2722,12 @@ def _reread(
         copula = _copula_hedge(output, start)
         if copula is not None:
             return Level.UL2, copula, "copula_hedge"
+        lead = _before_hedge(output, start)
+        if lead is not None:
+            return lead.level, lead, "before_hedge"
+        chance = _chance_frame(output, start, end)
+        if chance is not None:
+            return chance.level, chance, "chance_frame"
         named = _named(output, start, by_cue)
         if named is not None:
             return named[0], named[1], "naming"
