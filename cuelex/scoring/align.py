@@ -21,7 +21,10 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
                "pulmonary finding", "hepatic/renal cysts" ~ "hepatic cysts": ``ellipsis``); a recurrence or persistence qualifier said by
                a verb after the finding ("recurrent symptoms" ~ "your symptoms have not come
                back", "persistent fever" ~ "the fever persisted": ``qualifier``, the span from
-               the finding to the verb so its level is read from what stands between); a UL5
+               the finding to the verb so its level is read from what stands between; a bare
+               "recurrence" ~ "the cancer has not come back", never a result, a person or a
+               visit coming back); a comparison word said by a sign ("fever above 38.5 C" ~
+               "fever >38.5", same direction, unit optional: ``threshold``); a UL5
                course of not getting better said in other words under a condition ("if he fails
                to improve" ~ "if no improvement", "if physical therapy doesn't help", or before
                a shorthand arrow, "No improvement → MRI"; a measurement going on rising, "if
@@ -32,7 +35,11 @@ normalized     same normal form — case, accents, singular/plural, hyphens/slas
 abbreviation   abbreviation ↔ expansion ("PE" ~ "pulmonary embolism", "r/o PNA" ~ "pneumonia")
                from the vocabulary's abbreviation rows (``vocabulary``), or, for unknown
                all-capital abbreviations of 3–6 letters, the initials of the words
-               ("AGP" ~ "altered gait pattern": ``initials``); capital shorthand fixed by the
+               ("AGP" ~ "altered gait pattern": ``initials``; a capital word of the target
+               keeps its letters, "LA enlargement" ~ "LAE", "paroxysmal AF" ~ "pAF"); when no
+               tier finds an abbreviation target, its written-out form is looked for in every
+               tier ("DVT" ~ "no clot in your leg veins"), never by a broad head alone
+               ("infection"); capital shorthand fixed by the
                phrase's other words ("prostate CA", "GI/GU bleeding": ``phrase``); a measured
                quantity by its shorthand alone ("blood pressure" ~ "BP": ``quantity``)
 cui            the same concept: a concept of the source target (its ``cui``, its concept in the
@@ -61,7 +68,8 @@ parts          compositional lay matching: the target's anatomy and finding part
                nephr- kidney + -lithiasis stone), each said in a lay word within
                :data:`PARTS_REACH` tokens of one clause of the output ("a small stone in your
                right kidney"), the organ the finding's subject or place (not "kidney function"),
-               no organ of another part between, "around" the organ for pleural/pericardial
+               no organ of another part between, no finding word that names a tested
+               specimen ("tests of your urine"), "around" the organ for pleural/pericardial
                targets, no opposite side (``compose``, low confidence); a one-word target in
                another form of its word or the everyday verb for it ("overuse" ~ "overusing your
                arm", "obstruction" ~ "your bowel may be blocked"; ``cuelex/data/derived_forms.tsv``
@@ -205,6 +213,7 @@ CONFIDENCE: dict[str, float] = {
     "parts/description": 0.65,
     "normalized/named": 0.75,
     "normalized/qualifier": 0.8,
+    "normalized/threshold": 0.8,
     "normalized/course": 0.75,
     "fuzzy/typo": 0.75,
     "semantic/embedding": 0.5,
@@ -2374,7 +2383,25 @@ class Aligner:
         if not past:
             past = history_before(words)
         search = _Search(target, words, idx, cui, tuple(output_pairs), general, site, past, tuple(rivals))
-        found = self._cascade(search)
+        # "fever above 38.5 C" ~ "Return: fever >38.5 C": the comparison said by a sign, the
+        # finding and the number the same (before the cascade, whose head tier takes the number)
+        found = _threshold_candidates(target, idx) if _THRESHOLD_WORDS.search(target) else []
+        if not found:
+            found = self._cascade(search)
+        linker = hasattr(self.concepts, "candidates")  # a linker's own abbreviation rows decide
+        if not found and words and not linker and any(t.isupper() for t in target.split()):
+            expanded = _normalize.expand_abbreviation(target)
+            if expanded != target and not any(t.isupper() and len(t) > 1 for t in expanded.split()):
+                # "DVT" ~ "an ultrasound of your leg veins showed no blood clot": the concept and
+                # parts tiers look at the written-out words ("deep vein thrombosis") as well
+                # (never by the expansion's generic head alone: "MRSA" is no "infection")
+                found = [
+                    c for c in self._find(
+                        expanded, idx, cui=cui, output_pairs=output_pairs, general=general,
+                        past=past, rivals=rivals,
+                    )
+                    if c.detail not in _EXPANDED_WEAK and not _generic_head(c, idx)
+                ]
         inner = partitive_inner(target)
         if not found and inner is not None:
             # "a tiny amount of fluid" is said as "a tiny fluid collection": the quantity noun is no
@@ -2771,6 +2798,14 @@ class Aligner:
                 words = joined.split(" ")
                 if words[0][:1] == letters[0] and "".join(x[0] for x in words) == letters:
                     cands.append(_Cand(s, e, 100.0))
+        elif (initials := _initials_with_capitals(raw)) is not None:
+            # a capital word of the target keeps its letters ("LA enlargement" ~ "LAE",
+            # "paroxysmal AF" ~ "pAF")
+            for tok in idx.tokens:
+                if tok.raw in (initials, initials + "s") or (
+                    tok.raw[:1].islower() and tok.raw[:1].upper() + tok.raw[1:] == initials
+                ):
+                    cands.append(_Cand(tok.start, tok.end, 100.0))
         elif 3 <= len(words) <= 6 and all(x[0].isalpha() for x in words):
             initials = "".join(x[0] for x in words if x not in _FUNCTION).upper()
             for tok in idx.tokens:
@@ -3398,6 +3433,8 @@ def _parts_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
     anchor = next(k for k, p in enumerate(parts) if p.role == "finding")
     out: list[_Cand] = []
     for a0, b0 in hits[anchor]:
+        if _test_object(a0, b0, idx):
+            continue
         seg = seg_of[a0]
         chosen: list[tuple[int, int]] = []
         for k, got in enumerate(hits):
@@ -3425,6 +3462,30 @@ def _parts_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
             c.detail = "compose"
             out.append(c)
     return out
+
+
+#: Nouns of a test or sample: a finding's lay word that is what was tested ("tests of your URINE",
+#: "a URINE sample") names the specimen, not the finding.
+_TEST_NOUNS = frozenset(
+    "test sample specimen culture ultrasound scan x ray ct mri study analysis exam check".split()
+)
+
+
+def _test_object(a: int, b: int, idx: OutputIndex) -> bool:
+    """Whether tokens ``a..b`` are the object of a test or sample noun ("tests of your urine",
+    "a sample of the fluid") or its modifier ("a urine test")."""
+    toks = idx.tokens
+    if b + 1 < len(toks) and toks[b + 1].sent == toks[b].sent and toks[b + 1].norm in _TEST_NOUNS:
+        return True
+    j = a - 1
+    while j >= 0 and (toks[j].norm in _POSSESSIVES or toks[j].norm in _ARTICLES):
+        j -= 1
+    return (
+        j >= 1
+        and toks[j].norm == "of"
+        and toks[j - 1].norm in _TEST_NOUNS
+        and toks[j - 1].sent == toks[a].sent
+    )
 
 
 def _parts_clause_ok(
@@ -4075,6 +4136,7 @@ def _bearer(i: int, idx: OutputIndex, body: frozenset[str]) -> tuple[int, ...] |
 #: Qualifiers of a target that an output may say by a verb after the finding, by kind.
 _QUALIFIERS = {
     "recurrent": "recur", "recurring": "recur", "recurrence": "recur", "repeated": "recur",
+    "relapse": "recur",
     "persistent": "persist", "persisting": "persist", "persistence": "persist", "ongoing": "persist",
     "continued": "persist", "continuing": "persist",
 }
@@ -4112,6 +4174,28 @@ _QUALIFIER_NOT_AFTER = frozenset(
     """.split()
 )  # fmt: skip
 QUALIFIER_SKIP_MAX = 4
+#: A comparison word before a number ("above 38.5", "greater than 200"): a target holding one may be
+#: found as its finding and number with the comparison said by a sign ("fever >38.5").
+_THRESHOLD_WORDS = regex.compile(
+    r"\b(?:above|over|below|under|greater\s+than|more\s+than|less\s+than|higher\s+than|lower\s+than)"
+    r"(?=\s*\d)",
+    regex.IGNORECASE,
+)
+#: Details an abbreviation target's written-out form may not be found by (an of-phrase's complement,
+#: a weak paraphrase), nor its head when that is a broad class word ("MRSA" is no "infection").
+_EXPANDED_WEAK = frozenset({"complement", "related"})
+#: Broad class words an abbreviation's written-out head may not be found by alone.
+_EXPANDED_GENERIC = frozenset(
+    "infection injury disease disorder syndrome condition problem failure process".split()
+)
+#: Subjects of "came back" that are a result or a person, never the finding again ("the biopsy came
+#: back", "we will come back to this"): a bare "recurrence" target is not found on them.
+_BARE_RECUR_NOT_SUBJECT = frozenset(
+    """
+    you we i he she they it this that there who which test tests result results biopsy biopsies
+    report reports scan scans culture cultures lab labs level levels number numbers call calls please
+    """.split()
+)  # fmt: skip
 
 
 def _qualifier_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Cand]:
@@ -4131,7 +4215,7 @@ def _qualifier_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Can
         rest = rest[1:]
     rest = tuple(w for w in rest if w not in _ARTICLES)
     if not rest:
-        return []
+        return _bare_recurrence_candidates(idx) if kind == "recur" and len(words) == 1 else []
     spans = idx.lookup_form(rest) or idx.lookup_core(rest)
     toks = idx.tokens
     seg_of = idx.segment_of()
@@ -4163,6 +4247,99 @@ def _qualifier_candidates(words: tuple[str, ...], idx: OutputIndex) -> list[_Can
                 break
             k += 1
             skipped += 1
+    return out
+
+
+def _generic_head(c: _Cand, idx: OutputIndex) -> bool:
+    """Whether a head match says only a broad class word (:data:`_EXPANDED_GENERIC`)."""
+    if c.detail not in ("head_concept", "head"):
+        return False
+    return set(normal_words(idx.text[c.start : c.end])) <= _EXPANDED_GENERIC
+
+
+def _initials_with_capitals(target: str) -> str | None:
+    """The initials of a 2–6 word target holding a capital abbreviation of 2–4 letters, that word
+    kept whole ("LA enlargement" → "LAE"), when they make 3–6 letters; else None."""
+    raw = [w for w in regex.split(r"[\s\-]+", target.strip()) if w]
+    if not 2 <= len(raw) <= 6 or not all(w[:1].isalpha() for w in raw):
+        return None
+    if not any(w.isupper() and 2 <= len(w) <= 4 for w in raw):
+        return None
+    initials = "".join(
+        w if w.isupper() and 2 <= len(w) <= 4 else w[0].upper()
+        for w in raw
+        if w.lower() not in _FUNCTION
+    )
+    return initials if 3 <= len(initials) <= 6 else None
+
+
+def _threshold_candidates(target: str, idx: OutputIndex) -> list[_Cand]:
+    """A target with a comparison word before its number ("fever above 38.5 C", "sodium below
+    125") found with the comparison said by a sign of the same direction ("fever >38.5 C",
+    "Na" excluded: the other words must be the target's own). Detail ``threshold``."""
+    parts = _THRESHOLD_WORDS.split(target)
+    words = _THRESHOLD_WORDS.findall(target)
+    if len(parts) != 2 or len(words) != 1 or not any(
+        w.isalpha() and w not in _FUNCTION for w in normal_words(parts[0] + " " + parts[1])
+    ):
+        return []
+    up = words[0].split()[0].lower() in ("above", "over", "greater", "more", "higher")
+    sign = r"(?:>=?|≥|&gt;)" if up else r"(?:<=?|≤|&lt;)"
+
+    def flexible(text: str) -> str:
+        return r"\s+".join(regex.escape(w) for w in text.split())
+
+    before, after = parts[0].strip(), parts[1].strip()
+    number, _sp, unit = after.partition(" ")
+    # the unit may be left out ("fever above 38.5 C" ~ "fever >38.5")
+    tail = regex.escape(number) + (r"(?:\s*" + flexible(unit) + ")?" if unit else "")
+    pattern = (flexible(before) + r"\s*" if before else "") + sign + r"\s*" + tail
+    out: list[_Cand] = []
+    bounded = r"(?<![\p{L}\p{N}])" + pattern + r"(?![\p{L}\p{N}])"
+    for m in regex.finditer(bounded, idx.text, regex.IGNORECASE | regex.V1):
+        out.append(_Cand(m.start(), m.end(), 100.0, "normalized", "threshold"))
+    return out
+
+
+def _bare_recurrence_candidates(idx: OutputIndex) -> list[_Cand]:
+    """A bare "recurrence" or "relapse" target (its finding is the source's subject, unnamed) found
+    as a noun subject followed by a verb phrase of coming back: "the cancer has not come back",
+    "the infection came back", "the rash returned". The subject is a content word that is no person,
+    result or test (:data:`_BARE_RECUR_NOT_SUBJECT`: "you came back", "the biopsy came back"); never
+    a result or a return to a place ("came back normal", "returned to work"). The span runs from the
+    subject to the verb, so the level is read from what stands between. Detail ``qualifier``."""
+    toks = idx.tokens
+    seg_of = idx.segment_of()
+    phrases = _QUALIFIER_PHRASES["recur"]
+    out: list[_Cand] = []
+    for k in range(len(toks)):
+        here = tuple(toks[x].raw.lower() for x in range(k, min(len(toks) - 1, k + 2) + 1))
+        hit = next((ph for ph in phrases if here[: len(ph)] == ph), None)
+        if hit is None:
+            continue
+        first, last = seg_of[k]
+        e = k + len(hit) - 1
+        if e > last or (e + 1 <= last and toks[e + 1].norm in _QUALIFIER_NOT_AFTER):
+            continue
+        j = k - 1
+        while j >= first and k - j <= QUALIFIER_SKIP_MAX and (
+            toks[j].raw.lower() in _QUALIFIER_SKIP or toks[j].norm in _QUALIFIER_SKIP
+        ):
+            j -= 1
+        if j < first:
+            continue
+        subj = toks[j]
+        word = subj.raw.lower()
+        if (
+            not subj.raw[:1].isalpha()
+            or word in _BARE_RECUR_NOT_SUBJECT
+            or subj.norm in _BARE_RECUR_NOT_SUBJECT
+            or word in _FUNCTION
+        ):
+            continue
+        c = _Cand(subj.start, toks[e].end, 100.0)
+        c.detail = "qualifier"
+        out.append(c)
     return out
 
 
