@@ -2778,6 +2778,14 @@ def _reread(
     if own_alt and _VERSUS.fullmatch(cue.text):
         # "Hand clinic (inj vs release)": "vs" offers a choice, never a gloss of the phrase before
         return level, cue, "span"
+    lo = bisect_left(cue_starts, open_at)
+    if any(
+        q.cue_end <= start and (not q.rule_id.startswith("alt.") or not output[open_at + 1 : q.cue_start].strip())
+        for q in ordered[lo : bisect_left(cue_starts, start)]
+    ):
+        # a parenthesis with a cue of its own, or one that opens with an alternatives label, makes
+        # its own statement ("(ddx colitis, early GE)", "(no fever)"): no gloss of the phrase before
+        return level, cue, "span"
     near = ordered[bisect_left(cue_starts, open_at - 300) : bisect_left(cue_starts, open_at + 1)]
     best = None
     for q in near:
