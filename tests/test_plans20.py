@@ -56,7 +56,8 @@ def test_contingency_label_naming_no_finding_gives_no_pair(text: str) -> None:
     [
         # an "or" inside a return instruction's run
         ("Call the ward or come back to the ED for headache, numbness of the face or arm, or double vision.",
-         ["face", "arm"]),
+         ["headache", "numbness of the face"]),
+        ("Call if her sugars run consistently above 350 or below 60.", ["below 60"]),
         # a monitored condition
         ("Keep her on the monitor and call cardiology if long pauses or complete heart block are seen.",
          ["long pauses", "complete heart block"]),

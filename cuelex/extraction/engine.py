@@ -1177,6 +1177,7 @@ class Engine:
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._normal_states = frozenset(w.lower() for w in t.normal_states)
+        self._effect_participles = frozenset(w.lower() for w in t.effect_participles)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
         self._observation_participles = frozenset(w.lower() for w in t.observation_participles)
         self._degree_adverbs = frozenset(w.lower() for w in t.degree_adverbs)
@@ -1811,14 +1812,9 @@ class Engine:
                 return None
         if toks[i].low in self._verbs and not self._verb_noun_compounds.match_at(toks, i, k):
             return None
-        if k == i + 1 and k < j and toks[k].low in ("by", "with") and self._passive_participle(toks[i].low):
-            return None  # "(pain) not eased by rest", "not relieved with nitroglycerin": a verb, no finding
+        if k == i + 1 and k < j and toks[k].low in ("by", "with") and toks[i].low in self._effect_participles:
+            return None  # "(pain) not eased by rest", "not relieved with nitroglycerin": an effect, no finding
         return i, k
-
-    def _passive_participle(self, low: str) -> bool:
-        """A past participle that is no state of a finding ("eased", "relieved"; not "enlarged",
-        "distended"): with its agent after it ("by", "with") it says what was done, not what is."""
-        return len(low) > 4 and low.endswith("ed") and low not in self._state_words and low not in self._modifier_words
 
     _CHANGE = regex.compile(
         r"(?:(?:does|do|did|has|have)\s+not\s+|(?:doesn|don|didn|hasn|haven)['’]t\s+|fails?\s+to\s+)"
