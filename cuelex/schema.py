@@ -186,6 +186,7 @@ class TargetRules(BaseModel):
     observation_heads: tuple[str, ...] = ()
     statement_openers: tuple[str, ...] = ()
     normal_states: tuple[str, ...] = ()
+    effect_participles: tuple[str, ...] = ()
     reading_verbs: tuple[str, ...] = ()
     observation_participles: tuple[str, ...] = ()
     degree_adverbs: tuple[str, ...] = ()

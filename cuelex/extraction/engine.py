@@ -1177,6 +1177,7 @@ class Engine:
         self._observation_heads = frozenset(w.lower() for w in t.observation_heads)
         self._statement_openers = frozenset(w.lower() for w in t.statement_openers)
         self._normal_states = frozenset(w.lower() for w in t.normal_states)
+        self._effect_participles = frozenset(w.lower() for w in t.effect_participles)
         self._reading_verbs = frozenset(w.lower() for w in t.reading_verbs)
         self._observation_participles = frozenset(w.lower() for w in t.observation_participles)
         self._degree_adverbs = frozenset(w.lower() for w in t.degree_adverbs)
@@ -1525,6 +1526,9 @@ class Engine:
                 start, sep = k + 1 + n2, (self._coord_kind(toks[k + 1]) if n2 else "comma")
                 k = start
                 continue
+            if n and self._open_bound(toks, k, j):
+                k += 2  # "a temperature of 38.0 C or higher": the bound belongs to its threshold
+                continue
             if n:
                 parts.append((start, k, sep))
                 start, sep = k + n, self._coord_kind(toks[k])
@@ -1533,6 +1537,20 @@ class Engine:
             k += 1
         parts.append((start, j, sep))
         return parts
+
+    #: the comparatives that close a threshold after "or" ("38.5 or higher", "SPF 30 or greater")
+    _BOUND_WORDS = frozenset({"higher", "greater", "more", "above", "over", "lower", "less", "below", "longer", "worse"})
+
+    def _open_bound(self, toks: Sequence[_Tok], k: int, j: int) -> bool:
+        """Is the "or" at toks[k] the open end of a threshold ("fever of 38.0 C (100.4 F) or higher,",
+        "SPF 30 or greater", "for 2 days or longer")? A number, its unit or a closing parenthesis
+        before it, a comparative and the end of the item after it: one item, not two."""
+        if toks[k].low != "or" or k == 0 or k + 1 >= j or toks[k + 1].low not in self._BOUND_WORDS:
+            return False
+        if k + 2 < j and not toks[k + 2].punct and toks[k + 2].low not in ("and", "or"):
+            return False  # "or worse pain": a second item
+        prev = toks[k - 1].low
+        return prev[:1].isdigit() or prev == ")" or prev in self._UNITS or prev in self._TIME_UNITS
 
     #: words for "something wrong" that make the organ after "with" the finding ("a problem with
     #: your kidneys", "trouble with the knee")
@@ -1796,6 +1814,8 @@ class Engine:
                 return None
         if toks[i].low in self._verbs and not self._verb_noun_compounds.match_at(toks, i, k):
             return None
+        if k == i + 1 and k < j and toks[k].low in ("by", "with") and toks[i].low in self._effect_participles:
+            return None  # "(pain) not eased by rest", "not relieved with nitroglycerin": an effect, no finding
         return i, k
 
     _CHANGE = regex.compile(
@@ -2205,6 +2225,10 @@ class Engine:
                     # mediastinal contours": a status word after the comma opens a new statement;
                     # not inside a list that "or" goes on with ("atelectasis, stable scarring, or
                     # pneumonia")
+                    break
+                if sep == "comma" and toks[a].low[:1].isdigit() and not has_coord:
+                    # "platelets 22K without bleeding, 61K at discharge": a value after the comma
+                    # opens a new statement, not another item of the list
                     break
                 if sep == "comma" and self._imperative(toks[a]):
                     # "if she develops a fever, draw blood cultures": after a fronted condition
@@ -2678,7 +2702,7 @@ class Engine:
                     cue, level, side = neg, Level.UL1, Direction.FORWARD
                     break
             if cue is None:
-                work = self._list_workup(analysis, g)
+                work = self._list_workup(analysis, g) or self._list_contingency(analysis, g)
                 if work is not None:  # "CT to evaluate for PE vs pneumonia", "echo (r/o A; B vs C)"
                     cue, level, side = work, Level.UL5, Direction.FORWARD
                     break
@@ -2784,6 +2808,42 @@ class Engine:
         if ";" in between and before.count("(") <= before.count(")"):
             return None  # a semicolon outside a test's parenthesis may open a differential
         return last.cue if self._list_gap(between, self._WORKUP_REST, ",;", semicolon=True) else None
+
+    #: the scope (tokens) from which a UL5 cue is a contingency governing a long list (a return or
+    #: call instruction, "if she develops"; lexicon entries give these 120): evaluation cues are narrower
+    _CONTINGENCY_SCOPE = 100
+    _CONDITION_WORDS = frozenset({"if", "when", "unless", "should", "once", "in"})
+
+    def _list_contingency(self, analysis: _SentenceAnalysis, g: _AltGroup) -> _CueHit | None:
+        """The contingency (a UL5 return, call or "if she develops" cue) whose run an alternative
+        group no cue reaches stands in: "call if her sugars are above 300 or below 70", "return for
+        fever, pain not controlled by your pills, yellowing of the skin or eyes": an "or" inside the
+        condition run joins things to act on, each UL5, not readings to choose between. No
+        terminator between; after a fronted "if" cue, a comma ends the condition unless only list
+        items follow it."""
+        first = min(a for a, _b in g.members)
+        conts = [
+            c for c in analysis.cues
+            if c.level is Level.UL5 and c.direction is Direction.FORWARD and c.end <= first
+            and c.entry is not None and (c.entry.scope_tokens or 0) >= self._CONTINGENCY_SCOPE
+        ]  # fmt: skip
+        if not conts:
+            return None
+        cue = max(conts, key=lambda c: c.end)
+        own = [r for r in analysis.reaches if r.cue is cue and r.end <= first]
+        start = max((r.end for r in own), default=cue.end)
+        between = analysis.text[start - analysis.start : first - analysis.start]
+        if any(m.kind == TERM and between[m.start : m.end].strip() != ":" for m in self._scan_text(between)):
+            return None
+        if any(
+            c.start >= cue.end and c.end <= first and c.level not in (Level.UL1, Level.UL5)
+            for c in analysis.cues
+        ):
+            return None  # a hedge between reads its own list
+        conditional = cue.text.split()[0].lower() in self._CONDITION_WORDS if cue.text.split() else False
+        if conditional and "," in between and not self._list_gap(between, self._WORKUP_REST, ","):
+            return None  # "if she develops a fever, CT to tell A from B": the main clause after the comma
+        return cue
 
     # a list item line: a bullet or a number opens it
     _ITEM_LINE = regex.compile(r"[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]+")

@@ -16,6 +16,7 @@ from .regexfirst import sre_parser as _sre_parser
 
 _NEWLINES = regex.compile(r"\n", regex.V1)
 _WORD = regex.compile(r"\w+", regex.V1)
+_LAST_SENTENCE = regex.compile(r"[.;][^\S\n]+")  # the last sentence of a line's text before its colon
 _DIGIT_END = regex.compile(r"\d\s*$")  # compiled once (regex.search(str) pays a cache lookup per call)
 _NONE_AFTER_COLON = regex.compile(r"\s*(?:none|negative|absent|nil)\b", regex.V1 | regex.IGNORECASE)
 # a negation written as a label ("No signs of: A, B, or C", "- **Negative for:** ..."): the label
@@ -293,8 +294,11 @@ class SentenceSplitter:
             return False
         if word in self._abbrev:
             return True
-        # single letters ("A. Smith") and dotted initialisms ("p.o.")
-        return (len(word) == 1 and word.isalpha()) or ("." in word and len(word) <= 6)
+        # single letters ("A. Smith") and dotted initialisms ("p.o."); a decimal number ending a
+        # sentence ("Mg 1.7. PE is possible") is no initialism
+        return (len(word) == 1 and word.isalpha()) or (
+            "." in word and len(word) <= 6 and not word.replace(".", "").isdigit()
+        )
 
     @staticmethod
     def _list_number_before(text: str, dot: int) -> bool:
@@ -307,7 +311,8 @@ class SentenceSplitter:
         j = i
         while j > 0 and text[j - 1] in " \t":
             j -= 1
-        return j == 0 or text[j - 1] in "\n.:;!?"
+        # (digits right after a dot are the decimals of a number ending a sentence: "Mg 1.7. PE")
+        return j == 0 or text[j - 1] == "\n" or (j < i and text[j - 1] in ".:;!?")
 
     def _header_cuts(self, text: str, cuts: set[int]) -> None:
         header = self._header_colon  # anchored at a line start: tried at each line start only
@@ -336,8 +341,8 @@ class SentenceSplitter:
             return False
         if _NEGATION_LABEL.fullmatch(head):
             return False  # "No signs of: A, B, or C" is one statement
-        if self._hedge_label.fullmatch(head):
-            return False  # "Ddx: A vs B" is one statement
+        if self._hedge_label.fullmatch(_LAST_SENTENCE.split(head)[-1]):
+            return False  # "Ddx: A vs B", "Stable. Return: fever, pain" are one statement
         return True
 
 
