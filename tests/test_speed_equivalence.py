@@ -587,7 +587,10 @@ def _abbreviation_before_by_walking(sp: S.SentenceSplitter, text: str, dot: int)
         return False
     if word in sp._abbrev:
         return True
-    return (len(word) == 1 and word.isalpha()) or ("." in word and len(word) <= 6)
+    # (a decimal number ending a sentence, "Mg 1.7.", is no initialism: twentieth session)
+    return (len(word) == 1 and word.isalpha()) or (
+        "." in word and len(word) <= 6 and not word.replace(".", "").isdigit()
+    )
 
 
 @settings(max_examples=300, deadline=None)
